@@ -1,0 +1,94 @@
+/* lsu.c - coalescer and shared-memory bank model (see lsu.h). */
+#include "lsu.h"
+
+#include <assert.h>
+
+static int is_pow2(uint32_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* Add sector s of the line at line_addr to out, keeping out->line[] sorted
+ * by address (insertion sort: at most LSU_MAX_LINES entries). */
+static void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t s)
+{
+    uint32_t i = 0;
+    while (i < out->nlines && out->line[i].addr < line_addr)
+        i++;
+    if (i < out->nlines && out->line[i].addr == line_addr) {
+        if (!(out->line[i].sectors & (1u << s))) {
+            out->line[i].sectors |= 1u << s;
+            out->nsectors++;
+        }
+        return;
+    }
+    assert(out->nlines < LSU_MAX_LINES);
+    for (uint32_t j = out->nlines; j > i; j--)
+        out->line[j] = out->line[j - 1];
+    out->line[i].addr = line_addr;
+    out->line[i].sectors = 1u << s;
+    out->nlines++;
+    out->nsectors++;
+}
+
+uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
+                      uint32_t bytes, uint32_t sector_bytes,
+                      uint32_t line_bytes, lsu_coalesced_t *out)
+{
+    assert(bytes >= 1 && bytes <= LSU_MAX_BYTES);
+    assert(is_pow2(sector_bytes) && is_pow2(line_bytes));
+    assert(line_bytes >= sector_bytes && line_bytes / sector_bytes <= 32);
+
+    out->nlines = 0;
+    out->nsectors = 0;
+    for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+        if (!(mask & (1u << lane)))
+            continue;
+        /* 64-bit arithmetic: an access at the top of the 32-bit space must
+         * not wrap around to address 0. */
+        uint64_t first = addrs[lane];
+        uint64_t last = first + bytes - 1;
+        for (uint64_t sec = first / sector_bytes; sec <= last / sector_bytes; sec++) {
+            uint64_t byte = sec * sector_bytes;
+            uint32_t line_addr = (uint32_t)(byte - byte % line_bytes);
+            uint32_t s = (uint32_t)((byte % line_bytes) / sector_bytes);
+            add_sector(out, line_addr, s);
+        }
+    }
+    return out->nlines;
+}
+
+uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
+                             uint32_t bytes, uint32_t nbanks)
+{
+    /* Distinct words seen so far, at most 32 lanes x 5 words each (a
+     * misaligned 16-byte access covers 5 words). */
+    uint32_t words[LSU_WARP_SIZE * (LSU_MAX_BYTES / 4 + 1)];
+    uint32_t nwords = 0;
+    uint32_t per_bank[LSU_MAX_BANKS] = {0};
+    uint32_t worst = 0;
+
+    assert(bytes >= 1 && bytes <= LSU_MAX_BYTES);
+    assert(nbanks >= 1 && nbanks <= LSU_MAX_BANKS);
+
+    for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+        if (!(mask & (1u << lane)))
+            continue;
+        uint64_t first = addrs[lane];
+        uint64_t last = first + bytes - 1;
+        for (uint64_t w64 = first / 4; w64 <= last / 4; w64++) {
+            uint32_t w = (uint32_t)w64;
+            uint32_t k = 0;
+            while (k < nwords && words[k] != w)
+                k++;
+            if (k < nwords)
+                continue;               /* same word: broadcast, free */
+            words[nwords++] = w;
+            uint32_t b = w % nbanks;
+            per_bank[b]++;
+            if (per_bank[b] > worst)
+                worst = per_bank[b];
+        }
+    }
+    return worst;
+}
