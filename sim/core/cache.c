@@ -1,0 +1,196 @@
+/* cache.c - sectored set-associative LRU cache (see cache.h). */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_pow2(uint32_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
+
+int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
+               uint32_t line_bytes, uint32_t sector_bytes,
+               cache_policy_t policy, simt_err_t *err)
+{
+    memset(c, 0, sizeof *c);
+    if (!is_pow2(line_bytes) || !is_pow2(sector_bytes) || sector_bytes > line_bytes)
+        return simt_errf(err, SIMT_E_USAGE,
+                         "%s: line_bytes (%u) and sector_bytes (%u) must be powers of two "
+                         "with sector_bytes <= line_bytes", name, line_bytes, sector_bytes);
+    if (line_bytes / sector_bytes > CACHE_MAX_SECTORS)
+        return simt_errf(err, SIMT_E_USAGE,
+                         "%s: %u sectors per line, at most %d supported", name,
+                         line_bytes / sector_bytes, CACHE_MAX_SECTORS);
+    if (assoc == 0)
+        return simt_errf(err, SIMT_E_USAGE, "%s: associativity must be at least 1", name);
+    if ((uint64_t)bytes < (uint64_t)line_bytes * assoc)
+        return simt_errf(err, SIMT_E_USAGE,
+                         "%s: %u bytes is less than one set (%u ways x %u bytes)",
+                         name, bytes, assoc, line_bytes);
+
+    c->nsets = (uint32_t)(bytes / ((uint64_t)line_bytes * assoc));
+    c->assoc = assoc;
+    c->line_bytes = line_bytes;
+    c->sector_bytes = sector_bytes;
+    c->policy = policy;
+    size_t nlines = (size_t)c->nsets * assoc;
+    c->lines = calloc(nlines, sizeof *c->lines);
+    c->ready = calloc(nlines * (line_bytes / sector_bytes), sizeof *c->ready);
+    if (!c->lines || !c->ready) {
+        cache_free(c);
+        return simt_errf(err, SIMT_E_NOMEM, "%s: out of host memory for %zu lines",
+                         name, nlines);
+    }
+    return 0;
+}
+
+void cache_free(cache_t *c)
+{
+    free(c->lines);
+    free(c->ready);
+    c->lines = NULL;
+    c->ready = NULL;
+}
+
+static uint32_t sectors_per_line(const cache_t *c)
+{
+    return c->line_bytes / c->sector_bytes;
+}
+
+/* Index of the way holding tag in its set, or -1. */
+static int32_t find(const cache_t *c, uint32_t tag)
+{
+    uint32_t base = (tag % c->nsets) * c->assoc;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        const cache_line_t *l = &c->lines[base + w];
+        if (l->valid && l->tag == tag)
+            return (int32_t)(base + w);
+    }
+    return -1;
+}
+
+/* Way to replace in tag's set: the first invalid way, else the least
+ * recently used one (stamps are unique, so there are no ties). */
+static int32_t victim(const cache_t *c, uint32_t tag)
+{
+    uint32_t base = (tag % c->nsets) * c->assoc;
+    uint32_t best = base;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        const cache_line_t *l = &c->lines[base + w];
+        if (!l->valid)
+            return (int32_t)(base + w);
+        if (l->last_use < c->lines[best].last_use)
+            best = base + w;
+    }
+    return (int32_t)best;
+}
+
+static uint32_t popcount(uint32_t x)
+{
+    uint32_t n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
+                      int is_store, uint32_t *miss_sectors, cache_info_t *info)
+{
+    uint32_t spl = sectors_per_line(c);
+    uint32_t tag = line_addr / c->line_bytes;
+    int32_t slot = find(c, tag);
+    uint32_t hit = 0, miss;
+    cache_info_t inf = {-1, 0, 0, 0, 0};
+
+    sector_mask &= (1u << spl) - 1;
+    if (slot >= 0)
+        hit = c->lines[slot].valid & sector_mask;
+    miss = sector_mask & ~hit;
+
+    /* Latest ready time among the hit sectors (a pending fill). */
+    for (uint32_t s = 0; s < spl; s++)
+        if ((hit & (1u << s)) && c->ready[(size_t)slot * spl + s] > inf.ready)
+            inf.ready = c->ready[(size_t)slot * spl + s];
+
+    int allocate = !is_store || c->policy == CACHE_WRITE_BACK;
+    if (slot < 0 && allocate && miss) {
+        slot = victim(c, tag);
+        cache_line_t *v = &c->lines[slot];
+        if (v->valid) {
+            inf.evicted = 1;
+            inf.victim_addr = v->tag * c->line_bytes;
+            inf.victim_dirty = v->dirty;
+            c->st.evictions++;
+            c->st.writebacks += popcount(v->dirty);
+        }
+        v->tag = tag;
+        v->valid = 0;
+        v->dirty = 0;
+        for (uint32_t s = 0; s < spl; s++)
+            c->ready[(size_t)slot * spl + s] = 0;
+    }
+    if (slot >= 0) {
+        cache_line_t *l = &c->lines[slot];
+        if (allocate) {
+            l->valid |= (uint8_t)miss;
+            for (uint32_t s = 0; s < spl; s++)
+                if (miss & (1u << s))
+                    c->ready[(size_t)slot * spl + s] = 0;
+        }
+        if (is_store && c->policy == CACHE_WRITE_BACK)
+            l->dirty |= (uint8_t)sector_mask;
+        l->last_use = ++c->use_clock;
+    }
+    inf.slot = slot;
+
+    if (is_store) {
+        c->st.store_hits += popcount(hit);
+        c->st.store_misses += popcount(miss);
+    } else {
+        c->st.load_hits += popcount(hit);
+        c->st.load_misses += popcount(miss);
+    }
+    if (miss_sectors)
+        *miss_sectors = miss;
+    if (info)
+        *info = inf;
+    return hit;
+}
+
+void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready)
+{
+    uint32_t spl = sectors_per_line(c);
+    if (slot < 0)
+        return;
+    for (uint32_t s = 0; s < spl; s++)
+        if (sector_mask & (1u << s))
+            c->ready[(size_t)slot * spl + s] = ready;
+}
+
+int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
+{
+    int32_t slot = find(c, line_addr / c->line_bytes);
+    if (slot < 0)
+        return sector_mask == 0;
+    return (c->lines[slot].valid & sector_mask) == sector_mask;
+}
+
+void cache_flush(cache_t *c)
+{
+    size_t n = (size_t)c->nsets * c->assoc;
+    memset(c->lines, 0, n * sizeof *c->lines);
+    memset(c->ready, 0, n * sectors_per_line(c) * sizeof *c->ready);
+    c->use_clock = 0;
+}
+
+void cache_clear_times(cache_t *c)
+{
+    size_t n = (size_t)c->nsets * c->assoc;
+    memset(c->ready, 0, n * sectors_per_line(c) * sizeof *c->ready);
+}
+
+uint32_t cache_nlines(const cache_t *c)
+{
+    return c->nsets * c->assoc;
+}

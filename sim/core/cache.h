@@ -1,0 +1,120 @@
+/* cache.h - a sectored, set-associative cache with LRU replacement.
+ *
+ * Used for each SM's L1 and for the chip's L2. Only tags and state are
+ * kept, never data: the simulator reads and writes device memory directly
+ * (mem.h) when it executes an instruction; this module only answers "was
+ * it here?" so that the timing model can charge the right latency.
+ *
+ * Geometry: lines of line_bytes (128), each split into sectors of
+ * sector_bytes (32); a line is allocated as a whole (one tag) but each
+ * sector is filled on its own, so a miss fetches only the sectors asked
+ * for. Set of a line = (line_addr / line_bytes) % nsets. Replacement: the
+ * least recently used line of the set (an invalid way is always taken
+ * first, lowest way number first), so results are fully deterministic.
+ *
+ * Write policies:
+ *  - CACHE_WRITE_THROUGH (L1, as NVIDIA's L1 does for global stores):
+ *    loads allocate; stores never allocate and never make a sector dirty
+ *    (the store goes on to the next level anyway); a store to a present
+ *    sector updates it, so it stays valid.
+ *  - CACHE_WRITE_BACK (L2): loads and stores allocate; a store marks its
+ *    sectors valid and dirty without fetching them first (the model treats
+ *    every store as writing whole sectors; real L2s keep byte masks). When a
+ *    line with dirty sectors is evicted the caller is told (cache_info_t) so
+ *    it can charge the write-back to DRAM.
+ *
+ * Pending fills: each sector also records the time its data arrives
+ * ("ready"), set by the caller with cache_set_ready after it has asked the
+ * next level. A later access that finds the sector valid but not yet ready
+ * is a hit that must wait for the fill (like a merged miss in an MSHR).
+ * Times are opaque 64-bit values to this module.
+ */
+#ifndef SIMT_CACHE_H
+#define SIMT_CACHE_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+#define CACHE_MAX_SECTORS 8   /* most sectors per line (masks are 8 bits) */
+
+typedef enum cache_policy {
+    CACHE_WRITE_THROUGH,   /* store: no allocate, no dirty (L1)           */
+    CACHE_WRITE_BACK       /* store: allocate, dirty, write back on evict */
+} cache_policy_t;
+
+/* One line (one way of one set). */
+typedef struct cache_line {
+    uint32_t tag;          /* line_addr / line_bytes                      */
+    uint8_t valid;         /* bit i: sector i holds data (or will: ready) */
+    uint8_t dirty;         /* bit i: sector i must be written back        */
+    uint64_t last_use;     /* LRU stamp: cache's use counter at last hit  */
+} cache_line_t;
+
+/* Counters, in sectors (a warp access of 4 sectors counts 4). */
+typedef struct cache_stats {
+    uint64_t load_hits, load_misses;    /* sectors asked for by loads      */
+    uint64_t store_hits, store_misses;  /* sectors written by stores       */
+    uint64_t evictions;                 /* valid lines replaced            */
+    uint64_t writebacks;                /* dirty sectors of evicted lines  */
+} cache_stats_t;
+
+/* What one lookup did, for callers that need more than the hit mask. */
+typedef struct cache_info {
+    int32_t slot;          /* line index now holding line_addr, -1: none   */
+    uint64_t ready;        /* latest ready time of the hit sectors, 0: none */
+    int evicted;           /* 1 if a valid line was replaced               */
+    uint32_t victim_addr;  /* address of the replaced line (if evicted)    */
+    uint32_t victim_dirty; /* its dirty sectors: to be written back        */
+} cache_info_t;
+
+typedef struct cache {
+    uint32_t nsets, assoc;         /* geometry: nsets * assoc lines        */
+    uint32_t line_bytes;           /* bytes per line (power of two)        */
+    uint32_t sector_bytes;         /* bytes per sector (power of two)      */
+    cache_policy_t policy;         /* what a store does                    */
+    cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
+    uint64_t *ready;               /* nsets * assoc * sectors ready times  */
+    uint64_t use_clock;            /* bumped on every lookup, for LRU      */
+    cache_stats_t st;              /* counters since init; caller may zero  */
+} cache_t;
+
+/* Build an empty cache of `bytes` capacity (rounded down to whole sets;
+ * at least one set). Fails with SIMT_E_USAGE naming the bad size (line or
+ * sector not a power of two, more than CACHE_MAX_SECTORS sectors per line,
+ * assoc 0, fewer bytes than one set) and SIMT_E_NOMEM if memory runs out.
+ * `name` ("L1", "L2") is used only in messages. On failure c owns nothing. */
+int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
+               uint32_t line_bytes, uint32_t sector_bytes,
+               cache_policy_t policy, simt_err_t *err);
+void cache_free(cache_t *c);
+
+/* Look up the sectors in sector_mask of the line at line_addr (any address
+ * inside the line works). Returns the mask of those sectors that were
+ * present (hits); *miss_sectors (may be NULL) gets the rest. Updates LRU
+ * and, as the policy says, allocates the line (evicting the LRU way) and
+ * marks missing sectors valid with ready time 0, and marks stored sectors
+ * dirty. info (may be NULL) reports the slot, the hit sectors' latest
+ * ready time and any eviction. Counts hits and misses in c->st. */
+uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
+                      int is_store, uint32_t *miss_sectors, cache_info_t *info);
+
+/* Record that the sectors in sector_mask of the line in slot (from
+ * cache_info_t) get their data at time `ready`. */
+void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready);
+
+/* Is the sector mask present (all its sectors valid)? No side effects:
+ * LRU order and counters are untouched. */
+int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask);
+
+/* Invalidate every line (dirty data is dropped, not written back). */
+void cache_flush(cache_t *c);
+
+/* Set every ready time to 0 (all pending fills complete): used when time
+ * starts again from 0 but the contents should stay warm. */
+void cache_clear_times(cache_t *c);
+
+/* Lines in the cache (nsets * assoc). */
+uint32_t cache_nlines(const cache_t *c);
+
+#endif

@@ -1,0 +1,200 @@
+/* test_cache.c - sectored set-associative LRU cache (cache.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cache.h"
+
+/* A tiny cache: 2 sets x 2 ways x 128-byte lines (32-byte sectors).
+ * Line L (address L * 128) lives in set L % 2, so lines 0, 2, 4 (byte
+ * addresses 0, 256, 512) compete for the two ways of set 0. */
+static void tiny(cache_t *c, cache_policy_t p)
+{
+    simt_err_t err;
+    assert_int_equal(cache_init(c, "tiny", 512, 2, 128, 32, p, &err), 0);
+    assert_int_equal(c->nsets, 2);
+    assert_int_equal(cache_nlines(c), 4);
+}
+
+static void test_miss_then_hit(void **state)
+{
+    (void)state;
+    cache_t c;
+    uint32_t miss;
+    tiny(&c, CACHE_WRITE_THROUGH);
+    assert_int_equal(cache_lookup(&c, 0, 0xF, 0, &miss, NULL), 0);
+    assert_int_equal(miss, 0xF);
+    assert_int_equal(cache_lookup(&c, 0, 0xF, 0, &miss, NULL), 0xF);
+    assert_int_equal(miss, 0);
+    /* Any address inside the line finds it. */
+    assert_int_equal(cache_lookup(&c, 100, 0x1, 0, &miss, NULL), 0x1);
+    assert_int_equal(c.st.load_misses, 4);
+    assert_int_equal(c.st.load_hits, 5);
+    cache_free(&c);
+}
+
+static void test_sectors_fill_separately(void **state)
+{
+    (void)state;
+    cache_t c;
+    uint32_t miss;
+    tiny(&c, CACHE_WRITE_THROUGH);
+    assert_int_equal(cache_lookup(&c, 128, 0x1, 0, &miss, NULL), 0);
+    assert_int_equal(cache_lookup(&c, 128, 0x3, 0, &miss, NULL), 0x1);
+    assert_int_equal(miss, 0x2);
+    assert_true(cache_probe(&c, 128, 0x3));
+    assert_false(cache_probe(&c, 128, 0x4));
+    cache_free(&c);
+}
+
+static void test_lru_eviction_order(void **state)
+{
+    (void)state;
+    cache_t c;
+    cache_info_t info;
+    tiny(&c, CACHE_WRITE_THROUGH);
+    cache_lookup(&c, 0, 0x1, 0, NULL, &info);     /* set 0: {0}          */
+    assert_false(info.evicted);
+    cache_lookup(&c, 256, 0x1, 0, NULL, &info);   /* set 0: {0, 256}     */
+    assert_false(info.evicted);
+    cache_lookup(&c, 128, 0x1, 0, NULL, &info);   /* set 1 is separate   */
+    assert_false(info.evicted);
+    cache_lookup(&c, 0, 0x1, 0, NULL, NULL);      /* 0 now most recent   */
+    cache_lookup(&c, 512, 0x1, 0, NULL, &info);   /* evicts 256 (LRU)    */
+    assert_true(info.evicted);
+    assert_int_equal(info.victim_addr, 256);
+    assert_true(cache_probe(&c, 0, 0x1));
+    assert_false(cache_probe(&c, 256, 0x1));
+    assert_true(cache_probe(&c, 512, 0x1));
+    assert_true(cache_probe(&c, 128, 0x1));
+    cache_lookup(&c, 256, 0x1, 0, NULL, &info);   /* now 0 is the LRU    */
+    assert_int_equal(info.victim_addr, 0);
+    assert_int_equal(c.st.evictions, 2);
+    /* probe changes nothing: 512 is still the LRU after probing it. */
+    assert_true(cache_probe(&c, 512, 0x1));
+    cache_lookup(&c, 1024, 0x1, 0, NULL, &info);
+    assert_int_equal(info.victim_addr, 512);
+    cache_free(&c);
+}
+
+static void test_write_through_no_allocate(void **state)
+{
+    (void)state;
+    cache_t c;
+    uint32_t miss;
+    cache_info_t info;
+    tiny(&c, CACHE_WRITE_THROUGH);
+    assert_int_equal(cache_lookup(&c, 0, 0xF, 1, &miss, &info), 0);
+    assert_int_equal(miss, 0xF);
+    assert_int_equal(info.slot, -1);
+    assert_false(cache_probe(&c, 0, 0x1));        /* not allocated */
+    cache_lookup(&c, 0, 0x3, 0, NULL, NULL);      /* load sectors 0,1 */
+    assert_int_equal(cache_lookup(&c, 0, 0x6, 1, &miss, NULL), 0x2);
+    assert_int_equal(miss, 0x4);
+    assert_false(cache_probe(&c, 0, 0x4));        /* still no allocate */
+    assert_int_equal(c.st.store_hits, 1);
+    assert_int_equal(c.st.store_misses, 5);
+    /* Never dirty: evicting the line asks for no write-back. */
+    cache_lookup(&c, 256, 0x1, 0, NULL, NULL);
+    cache_lookup(&c, 512, 0x1, 0, NULL, &info);
+    assert_true(info.evicted);
+    assert_int_equal(info.victim_addr, 0);
+    assert_int_equal(info.victim_dirty, 0);
+    assert_int_equal(c.st.writebacks, 0);
+    cache_free(&c);
+}
+
+static void test_write_back_allocate(void **state)
+{
+    (void)state;
+    cache_t c;
+    uint32_t miss;
+    cache_info_t info;
+    tiny(&c, CACHE_WRITE_BACK);
+    assert_int_equal(cache_lookup(&c, 0, 0x5, 1, &miss, NULL), 0);
+    assert_int_equal(miss, 0x5);
+    assert_true(cache_probe(&c, 0, 0x5));         /* allocated by the store */
+    assert_int_equal(cache_lookup(&c, 0, 0x1, 0, NULL, NULL), 0x1);
+    cache_lookup(&c, 256, 0x1, 0, NULL, NULL);
+    cache_lookup(&c, 512, 0x1, 0, NULL, &info);   /* evicts line 0 */
+    assert_true(info.evicted);
+    assert_int_equal(info.victim_addr, 0);
+    assert_int_equal(info.victim_dirty, 0x5);
+    assert_int_equal(c.st.writebacks, 2);
+    /* A clean victim needs no write-back. */
+    cache_lookup(&c, 0, 0x1, 0, NULL, &info);     /* evicts 256 (clean) */
+    assert_int_equal(info.victim_addr, 256);
+    assert_int_equal(info.victim_dirty, 0);
+    cache_free(&c);
+}
+
+static void test_pending_ready(void **state)
+{
+    (void)state;
+    cache_t c;
+    cache_info_t info;
+    tiny(&c, CACHE_WRITE_THROUGH);
+    cache_lookup(&c, 0, 0x3, 0, NULL, &info);
+    assert_true(info.slot >= 0);
+    assert_int_equal(info.ready, 0);              /* no hit sectors */
+    cache_set_ready(&c, info.slot, 0x1, 500);
+    cache_set_ready(&c, info.slot, 0x2, 700);
+    cache_lookup(&c, 0, 0x1, 0, NULL, &info);
+    assert_int_equal(info.ready, 500);
+    cache_lookup(&c, 0, 0x3, 0, NULL, &info);
+    assert_int_equal(info.ready, 700);            /* latest of the hits */
+    cache_clear_times(&c);
+    cache_lookup(&c, 0, 0x3, 0, NULL, &info);
+    assert_int_equal(info.ready, 0);
+    assert_true(cache_probe(&c, 0, 0x3));         /* contents kept */
+    cache_flush(&c);
+    assert_false(cache_probe(&c, 0, 0x1));
+    cache_free(&c);
+}
+
+static void test_geometry_and_errors(void **state)
+{
+    (void)state;
+    cache_t c;
+    simt_err_t err;
+    /* 640 bytes, 2 ways of 128: 2.5 sets, rounded down to 2. */
+    assert_int_equal(cache_init(&c, "x", 640, 2, 128, 32, CACHE_WRITE_BACK, &err), 0);
+    assert_int_equal(c.nsets, 2);
+    cache_free(&c);
+    /* Direct-mapped, 3 sets (not a power of two): line L in set L % 3. */
+    assert_int_equal(cache_init(&c, "x", 384, 1, 128, 32, CACHE_WRITE_BACK, &err), 0);
+    cache_lookup(&c, 0, 1, 0, NULL, NULL);
+    cache_lookup(&c, 128, 1, 0, NULL, NULL);
+    cache_lookup(&c, 256, 1, 0, NULL, NULL);
+    assert_true(cache_probe(&c, 0, 1) && cache_probe(&c, 128, 1) && cache_probe(&c, 256, 1));
+    cache_lookup(&c, 384, 1, 0, NULL, NULL);      /* set 0 again */
+    assert_false(cache_probe(&c, 0, 1));
+    cache_free(&c);
+
+    assert_int_equal(cache_init(&c, "L1", 512, 0, 128, 32, CACHE_WRITE_BACK, &err), -1);
+    assert_int_equal(err.code, SIMT_E_USAGE);
+    assert_non_null(strstr(err.msg, "L1"));
+    assert_int_equal(cache_init(&c, "L1", 512, 2, 96, 32, CACHE_WRITE_BACK, &err), -1);
+    assert_int_equal(err.code, SIMT_E_USAGE);
+    assert_int_equal(cache_init(&c, "L1", 4096, 2, 512, 32, CACHE_WRITE_BACK, &err), -1);
+    assert_non_null(strstr(err.msg, "sectors per line"));
+    assert_int_equal(cache_init(&c, "L1", 128, 2, 128, 32, CACHE_WRITE_BACK, &err), -1);
+    assert_non_null(strstr(err.msg, "one set"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_miss_then_hit),
+        cmocka_unit_test(test_sectors_fill_separately),
+        cmocka_unit_test(test_lru_eviction_order),
+        cmocka_unit_test(test_write_through_no_allocate),
+        cmocka_unit_test(test_write_back_allocate),
+        cmocka_unit_test(test_pending_ready),
+        cmocka_unit_test(test_geometry_and_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
