@@ -1,0 +1,524 @@
+/* exec.c - what each instruction does, lane by lane.
+ *
+ * One function per instruction family. Each reads its sources as 32-lane
+ * vectors, computes the lanes in `mask`, and writes the destination for
+ * those lanes only. Nothing here counts cycles (see sm.c).
+ */
+#include "exec.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "asm.h"
+
+#define ALL_LANES 0xFFFFFFFFu
+#define FOR_LANES(mask, l) for (uint32_t l = 0; l < WARP_SIZE; l++) if ((mask) >> l & 1u)
+
+/* ---- bit views of a 32-bit register value ------------------------------ */
+
+static inline float f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline uint32_t bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline int32_t s32(uint32_t b) { int32_t i; memcpy(&i, &b, 4); return i; }
+static inline uint32_t u32(int32_t i) { uint32_t b; memcpy(&b, &i, 4); return b; }
+
+/* ---- operands ------------------------------------------------------------ */
+
+/* A special register's value for one lane. */
+static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, uint32_t lane)
+{
+    uint32_t lin = w->warp_in_block * WARP_SIZE + lane;
+    switch (which) {
+    case SR_TID_X: return lin % x->ntid[0];
+    case SR_TID_Y: return (lin / x->ntid[0]) % x->ntid[1];
+    case SR_TID_Z: return lin / (x->ntid[0] * x->ntid[1]);
+    case SR_NTID_X: return x->ntid[0];
+    case SR_NTID_Y: return x->ntid[1];
+    case SR_NTID_Z: return x->ntid[2];
+    case SR_CTAID_X: return x->ctaid[0];
+    case SR_CTAID_Y: return x->ctaid[1];
+    case SR_CTAID_Z: return x->ctaid[2];
+    case SR_NCTAID_X: return x->nctaid[0];
+    case SR_NCTAID_Y: return x->nctaid[1];
+    case SR_NCTAID_Z: return x->nctaid[2];
+    case SR_LANEID: return lane;
+    case SR_WARPID: return w->slot;
+    case SR_SMID: return x->smid;
+    case SR_CLOCK: return (uint32_t)x->clock;
+    default: return 0;
+    }
+}
+
+/* Source operand as a 32-lane vector: registers are read in place, other
+ * kinds are expanded into tmp. */
+static const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
+{
+    switch (o->kind) {
+    case OPD_REG:
+        return &w->regs[(size_t)o->index * WARP_SIZE];
+    case OPD_PRED:
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            tmp[l] = w->preds[o->index] >> l & 1u;
+        return tmp;
+    case OPD_SPECIAL:
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            tmp[l] = special(x, w, o->index, l);
+        return tmp;
+    default: /* OPD_IMM, OPD_LABEL */
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            tmp[l] = o->imm;
+        return tmp;
+    }
+}
+
+static inline uint32_t *dst(warp_t *w, const isa_instr_t *in)
+{
+    return &w->regs[(size_t)in->opd[0].index * WARP_SIZE];
+}
+
+/* ---- arithmetic ---------------------------------------------------------- */
+
+/* Two-source arithmetic and logic on one lane. */
+static uint32_t binop(uint8_t op, uint8_t type, uint32_t a, uint32_t b)
+{
+    if (type == T_F32) {
+        float fa = f32(a), fb = f32(b);
+        switch (op) {
+        case OP_ADD: return bits(fa + fb);
+        case OP_SUB: return bits(fa - fb);
+        case OP_MUL: return bits(fa * fb);
+        case OP_DIV: return bits(fa / fb);
+        case OP_MIN: return bits(fminf(fa, fb));
+        case OP_MAX: return bits(fmaxf(fa, fb));
+        default: break;
+        }
+    }
+    int sgn = type == T_S32;
+    switch (op) {
+    case OP_ADD: return a + b;
+    case OP_SUB: return a - b;
+    case OP_MUL: return a * b;
+    case OP_MULHI:
+        if (sgn)
+            return (uint32_t)((uint64_t)((int64_t)s32(a) * (int64_t)s32(b)) >> 32);
+        return (uint32_t)(((uint64_t)a * b) >> 32);
+    case OP_DIV:
+        if (b == 0) return ALL_LANES;
+        if (sgn) {
+            if (s32(a) == INT32_MIN && s32(b) == -1) return a;
+            return u32(s32(a) / s32(b));
+        }
+        return a / b;
+    case OP_REM:
+        if (b == 0) return a;
+        if (sgn) {
+            if (s32(a) == INT32_MIN && s32(b) == -1) return 0;
+            return u32(s32(a) % s32(b));
+        }
+        return a % b;
+    case OP_MIN: return sgn ? (s32(a) < s32(b) ? a : b) : (a < b ? a : b);
+    case OP_MAX: return sgn ? (s32(a) > s32(b) ? a : b) : (a > b ? a : b);
+    case OP_AND: return a & b;
+    case OP_OR: return a | b;
+    case OP_XOR: return a ^ b;
+    case OP_SHL: return b >= 32 ? 0 : a << b;
+    case OP_SHR:
+        if (sgn) {
+            if (b >= 32) return s32(a) < 0 ? ALL_LANES : 0;
+            /* arithmetic shift without relying on signed >> */
+            return s32(a) < 0 ? ~(~a >> b) : a >> b;
+        }
+        return b >= 32 ? 0 : a >> b;
+    default: return 0;
+    }
+}
+
+/* One-source arithmetic on one lane. */
+static uint32_t unop(uint8_t op, uint8_t type, uint32_t a)
+{
+    switch (op) {
+    case OP_MOV: return a;
+    case OP_NOT: return ~a;
+    case OP_ABS:
+        if (type == T_F32) return a & 0x7FFFFFFFu;
+        return s32(a) < 0 ? 0u - a : a;
+    case OP_NEG: return type == T_F32 ? a ^ 0x80000000u : 0u - a;
+    case OP_RCP: return bits(1.0f / f32(a));
+    case OP_SQRT: return bits(sqrtf(f32(a)));
+    case OP_RSQRT: return bits(1.0f / sqrtf(f32(a)));
+    case OP_EX2: return bits(exp2f(f32(a)));
+    case OP_LG2: return bits(log2f(f32(a)));
+    case OP_SIN: return bits(sinf(f32(a)));
+    case OP_COS: return bits(cosf(f32(a)));
+    default: return 0;
+    }
+}
+
+static int compare(uint8_t cmp, uint8_t type, uint32_t a, uint32_t b)
+{
+    if (type == T_F32) {
+        float fa = f32(a), fb = f32(b);
+        switch (cmp) {
+        case CMP_EQ: return fa == fb;
+        case CMP_NE: return fa != fb;   /* true when either is NaN */
+        case CMP_LT: return fa < fb;
+        case CMP_LE: return fa <= fb;
+        case CMP_GT: return fa > fb;
+        default: return fa >= fb;
+        }
+    }
+    if (type == T_S32) {
+        int32_t sa = s32(a), sb = s32(b);
+        switch (cmp) {
+        case CMP_EQ: return sa == sb;
+        case CMP_NE: return sa != sb;
+        case CMP_LT: return sa < sb;
+        case CMP_LE: return sa <= sb;
+        case CMP_GT: return sa > sb;
+        default: return sa >= sb;
+        }
+    }
+    switch (cmp) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;
+    default: return a >= b;
+    }
+}
+
+/* A raw value of `type` (its low bits) widened to a 32-bit register. */
+static uint32_t widen(uint8_t type, uint32_t v)
+{
+    switch (type) {
+    case T_U8: return v & 0xFFu;
+    case T_S8: return (v & 0x80u) ? (v | 0xFFFFFF00u) : (v & 0xFFu);
+    case T_U16: return v & 0xFFFFu;
+    case T_S16: return (v & 0x8000u) ? (v | 0xFFFF0000u) : (v & 0xFFFFu);
+    default: return v;
+    }
+}
+
+static int is_signed(uint8_t t) { return t == T_S32 || t == T_S8 || t == T_S16; }
+
+/* cvt.D.S on one lane: float to integer rounds toward zero and saturates
+ * to D's range (NaN gives 0); integer to integer truncates to D's width. */
+static uint32_t convert(uint8_t d, uint8_t s, uint32_t v)
+{
+    if (s == T_F32 && d == T_F32)
+        return v;
+    if (d == T_F32) {
+        uint32_t w = widen(s, v);
+        return bits(is_signed(s) ? (float)s32(w) : (float)w);
+    }
+    if (s == T_F32) {
+        double f = truncf(f32(v)), lo, hi;
+        switch (d) {
+        case T_S8: lo = -128; hi = 127; break;
+        case T_U8: lo = 0; hi = 255; break;
+        case T_S16: lo = -32768; hi = 32767; break;
+        case T_U16: lo = 0; hi = 65535; break;
+        case T_S32: lo = -2147483648.0; hi = 2147483647.0; break;
+        default: lo = 0; hi = 4294967295.0; break;
+        }
+        if (f != f) return 0;
+        if (f < lo) f = lo;
+        if (f > hi) f = hi;
+        return is_signed(d) ? u32((int32_t)f) : (uint32_t)f;
+    }
+    return widen(d, widen(s, v));
+}
+
+/* ---- reports --------------------------------------------------------------- */
+
+void exec_thread_name(const exec_ctx_t *x, const warp_t *w, uint32_t lane, char *buf, size_t n)
+{
+    snprintf(buf, n, "block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 "), thread (%" PRIu32 ",%" PRIu32 ",%" PRIu32
+             ") [warp %" PRIu32 " of the block, lane %" PRIu32 "]",
+             x->ctaid[0], x->ctaid[1], x->ctaid[2],
+             special(x, w, SR_TID_X, lane), special(x, w, SR_TID_Y, lane), special(x, w, SR_TID_Z, lane),
+             w->warp_in_block, lane);
+}
+
+/* First line of every kernel report: what, where in the source. */
+static int report(const exec_ctx_t *x, const warp_t *w, uint32_t lane, int code, simt_err_t *err,
+                  const char *what, const char *detail)
+{
+    const isa_program_t *p = x->prog;
+    uint32_t pc = warp_pc(w);
+    const isa_instr_t *in = &p->code[pc];
+    char text[128], who[160];
+    asm_format_instr(p, in, text, sizeof text);
+    exec_thread_name(x, w, lane, who, sizeof who);
+    return simt_errf(err, code, "%s in kernel '%s' at pc %" PRIu32 " (%s:%" PRIu32 ": %s)\n  %s\n  %s",
+                     what, p->name, pc, p->file, in->line, text, who, detail);
+}
+
+/* Where in shared memory an address lies, by the kernel's .shared arrays. */
+static void describe_shared(const exec_ctx_t *x, uint32_t addr, char *buf, size_t n)
+{
+    const isa_program_t *p = x->prog;
+    for (uint32_t i = 0; i < p->nshared; i++) {
+        const isa_symbol_t *s = &p->shared[i];
+        if (addr >= s->value && addr < s->value + s->size) {
+            snprintf(buf, n, "byte %" PRIu32 " of shared array '%s' (%" PRIu32 " bytes)",
+                     addr - s->value, s->name, s->size);
+            return;
+        }
+    }
+    snprintf(buf, n, "the block has %" PRIu32 " bytes of shared memory (offsets 0..%" PRIu32 ")",
+             x->smem_bytes, x->smem_bytes ? x->smem_bytes - 1 : 0);
+}
+
+/* Host pointer for one lane's access, or a report. */
+static uint8_t *lane_ptr(const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
+                         uint32_t lane, simt_err_t *err)
+{
+    uint32_t a = info->addrs[lane], n = info->bytes;
+    const char *kind = info->op == OP_LD ? "load" : info->op == OP_ST ? "store" : "atomic";
+    char what[96], detail[256], where[200];
+    if (a % n != 0) {
+        snprintf(what, sizeof what, "misaligned %s %s of %" PRIu32 " bytes",
+                 isa_space_name(info->space), kind, n);
+        snprintf(detail, sizeof detail, "address 0x%08" PRIx32 " is not a multiple of %" PRIu32, a, n);
+        report(x, w, lane, SIMT_E_MEM, err, what, detail);
+        return NULL;
+    }
+    uint8_t *p;
+    if (info->space == SPACE_SHARED) {
+        p = (uint64_t)a + n <= x->smem_bytes ? x->smem + a : NULL;
+        if (!p)
+            describe_shared(x, a, where, sizeof where);
+    } else {
+        p = mem_ptr(x->mem, a, n);
+        if (!p)
+            mem_describe(x->mem, a, where, sizeof where);
+    }
+    if (!p) {
+        snprintf(what, sizeof what, "out-of-bounds %s %s of %" PRIu32 " bytes",
+                 isa_space_name(info->space), kind, n);
+        snprintf(detail, sizeof detail, "address 0x%08" PRIx32 ": %s", a, where);
+        report(x, w, lane, SIMT_E_MEM, err, what, detail);
+    }
+    return p;
+}
+
+/* ---- memory ---------------------------------------------------------------- */
+
+static uint32_t load_bytes(const uint8_t *p, unsigned n)
+{
+    if (n == 1) return p[0];
+    if (n == 2) { uint16_t v; memcpy(&v, p, 2); return v; }
+    uint32_t v; memcpy(&v, p, 4); return v;
+}
+
+static void store_bytes(uint8_t *p, unsigned n, uint32_t v)
+{
+    if (n == 1) { p[0] = (uint8_t)v; return; }
+    if (n == 2) { uint16_t h = (uint16_t)v; memcpy(p, &h, 2); return; }
+    memcpy(p, &v, 4);
+}
+
+static uint32_t atom_apply(uint8_t aop, uint8_t type, uint32_t old, uint32_t b, uint32_t c)
+{
+    switch (aop) {
+    case AOP_ADD: return type == T_F32 ? bits(f32(old) + f32(b)) : old + b;
+    case AOP_MIN: return binop(OP_MIN, type, old, b);
+    case AOP_MAX: return binop(OP_MAX, type, old, b);
+    case AOP_EXCH: return b;
+    default: return old == b ? c : old;   /* AOP_CAS */
+    }
+}
+
+static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info, simt_err_t *err)
+{
+    uint32_t tmp[WARP_SIZE], tmp2[WARP_SIZE];
+    const isa_operand_t *m = in->op == OP_ST ? &in->opd[0] : &in->opd[1];
+    uint32_t mask = info->mask;
+
+    info->space = in->space;
+    info->bytes = (uint8_t)isa_type_bytes((isa_type_t)in->type);
+    info->is_store = in->op != OP_LD;
+
+    if (in->space == SPACE_PARAM) {          /* uniform argument read */
+        uint32_t v = x->params[m->imm / 4];
+        uint32_t *d = dst(w, in);
+        FOR_LANES(mask, l) d[l] = v;
+        info->unit = UNIT_ALU;
+        return 0;
+    }
+    FOR_LANES(mask, l) {
+        uint32_t base = m->index == ISA_NO_REG ? 0 : w->regs[(size_t)m->index * WARP_SIZE + l];
+        info->addrs[l] = base + m->imm;
+    }
+    if (in->op == OP_LD) {
+        uint32_t *d = dst(w, in);
+        uint32_t vals[WARP_SIZE];
+        FOR_LANES(mask, l) {
+            uint8_t *p = lane_ptr(x, w, info, l, err);
+            if (!p) return -1;
+            vals[l] = widen(in->type, load_bytes(p, info->bytes));
+        }
+        FOR_LANES(mask, l) d[l] = vals[l];   /* after all checks: d may be the address register */
+        return 0;
+    }
+    if (in->op == OP_ST) {
+        const uint32_t *v = src(x, w, &in->opd[1], tmp);
+        FOR_LANES(mask, l) {
+            uint8_t *p = lane_ptr(x, w, info, l, err);
+            if (!p) return -1;
+            store_bytes(p, info->bytes, v[l]);
+        }
+        return 0;
+    }
+    /* atom: lanes apply one after another in lane order */
+    const uint32_t *b = src(x, w, &in->opd[2], tmp);
+    const uint32_t *c = in->nopd > 3 ? src(x, w, &in->opd[3], tmp2) : b;
+    uint32_t old[WARP_SIZE];
+    FOR_LANES(mask, l) {
+        uint8_t *p = lane_ptr(x, w, info, l, err);
+        if (!p) return -1;
+        old[l] = load_bytes(p, 4);
+        store_bytes(p, 4, atom_apply(in->aop, in->type, old[l], b[l], c[l]));
+        if (in->aop == AOP_ADD && in->type == T_F32)
+            info->flops++;
+    }
+    uint32_t *d = dst(w, in);
+    FOR_LANES(mask, l) d[l] = old[l];
+    return 0;
+}
+
+/* ---- one step -------------------------------------------------------------- */
+
+static uint32_t lowest_lane(uint32_t mask)
+{
+    uint32_t l = 0;
+    while (l < WARP_SIZE - 1 && !(mask >> l & 1u)) l++;
+    return l;
+}
+
+static uint32_t popcount(uint32_t v)
+{
+    uint32_t n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+}
+
+int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err)
+{
+    uint32_t pc = warp_pc(w);
+    const isa_instr_t *in = &x->prog->code[pc];
+    uint32_t active = warp_mask(w);
+    uint32_t mask = active;
+    uint32_t ta[WARP_SIZE], tb[WARP_SIZE], tc[WARP_SIZE];
+
+    if (in->guard != ISA_NO_REG)
+        mask &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
+
+    info->op = in->op;
+    info->unit = isa_ops[in->op].unit;
+    if (info->unit == UNIT_FMA && in->type != T_F32)
+        info->unit = UNIT_ALU;
+    info->space = SPACE_NONE;
+    info->is_store = 0;
+    info->bytes = 0;
+    info->barrier = 0;
+    info->diverged = 0;
+    info->mask = mask;
+    info->flops = 0;
+
+    switch (in->op) {
+    case OP_NOP:
+        break;
+    case OP_BRA: {
+        int r = warp_branch(w, mask, in->opd[0].imm, in->reconv);
+        if (r < 0)
+            return report(x, w, 0, SIMT_E_KERNEL, err, "reconvergence stack overflow",
+                          "too many nested divergent branches in one warp");
+        info->diverged = (uint8_t)r;
+        return 0;
+    }
+    case OP_EXIT:
+        w->stack[w->depth - 1].pc = pc + 1;
+        warp_exit_lanes(w, mask);
+        return 0;
+    case OP_BAR:
+        if (active != w->live) {
+            char detail[200];
+            snprintf(detail, sizeof detail,
+                     "bar.sync reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
+                     " are on another path: every thread of a block must reach the same barrier "
+                     "(a barrier inside an if is a deadlock)", active, w->live & ~active);
+            return report(x, w, lowest_lane(active), SIMT_E_KERNEL, err,
+                          "barrier in divergent code", detail);
+        }
+        info->barrier = 1;
+        break;
+    case OP_LD:
+    case OP_ST:
+    case OP_ATOM:
+        if (exec_mem(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_SETP: {
+        const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
+        uint32_t r = 0;
+        FOR_LANES(mask, l) r |= (uint32_t)compare(in->cmp, in->type, a[l], b[l]) << l;
+        uint32_t p = in->opd[0].index;
+        w->preds[p] = (w->preds[p] & ~mask) | r;
+        break;
+    }
+    case OP_SELP: {
+        const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
+        uint32_t p = w->preds[in->opd[3].index];
+        uint32_t *d = dst(w, in);
+        FOR_LANES(mask, l) d[l] = (p >> l & 1u) ? a[l] : b[l];
+        break;
+    }
+    case OP_CVT: {
+        const uint32_t *a = src(x, w, &in->opd[1], ta);
+        uint32_t *d = dst(w, in);
+        FOR_LANES(mask, l) d[l] = convert(in->type, in->stype, a[l]);
+        break;
+    }
+    case OP_MAD:
+    case OP_FMA: {
+        const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb),
+                       *c = src(x, w, &in->opd[3], tc);
+        uint32_t *d = dst(w, in);
+        if (in->type == T_F32) {
+            FOR_LANES(mask, l) d[l] = bits(fmaf(f32(a[l]), f32(b[l]), f32(c[l])));
+            info->flops = 2 * popcount(mask);
+        } else {
+            FOR_LANES(mask, l) d[l] = a[l] * b[l] + c[l];
+        }
+        break;
+    }
+    default:
+        if (in->type == T_PRED) {            /* and/or/xor/not/mov on predicates */
+            uint32_t a = w->preds[in->opd[1].index];
+            uint32_t b = isa_ops[in->op].nsrc > 1 ? w->preds[in->opd[2].index] : 0;
+            uint32_t r = in->op == OP_AND ? a & b : in->op == OP_OR ? a | b
+                       : in->op == OP_XOR ? a ^ b : in->op == OP_NOT ? ~a : a;
+            uint32_t p = in->opd[0].index;
+            w->preds[p] = (w->preds[p] & ~mask) | (r & mask);
+        } else if (isa_ops[in->op].nsrc == 2) {
+            const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
+            uint32_t *d = dst(w, in);
+            FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
+            if (in->type == T_F32)
+                info->flops = popcount(mask);
+        } else {
+            const uint32_t *a = src(x, w, &in->opd[1], ta);
+            uint32_t *d = dst(w, in);
+            FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
+            if (in->type == T_F32 && in->op != OP_MOV && in->op != OP_ABS && in->op != OP_NEG)
+                info->flops = popcount(mask);
+        }
+        break;
+    }
+    warp_advance(w, pc + 1);
+    return 0;
+}

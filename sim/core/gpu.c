@@ -1,0 +1,415 @@
+/* gpu.c - the GPU as a whole: description checks, launch limits,
+ * occupancy, the block dispatcher and the run loop.
+ *
+ * The run loop (gpu_launch) steps SMs in time order: at each step it takes
+ * the earliest cycle at which any SM has something to do and simulates that
+ * cycle on every such SM, in SM order (so the result never depends on
+ * anything but the inputs). Cycles where no SM can issue are skipped. When a
+ * block finishes, the dispatcher places the next waiting block on that SM,
+ * so a grid with more blocks than fit runs in waves.
+ */
+#include "gpu.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memsys.h"
+#include "sm.h"
+
+struct gpu {
+    gpu_desc_t desc;      /* copied at create                          */
+    mem_t mem;            /* device memory                              */
+    memsys_t memsys;      /* caches and DRAM timing, kept across launches */
+};
+
+/* Host memory the simulator may use for device allocations. */
+#define GPU_HOST_LIMIT (4ull << 30)
+
+void gpu_desc_default(gpu_desc_t *d)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "edu-tiny");
+    snprintf(d->vendor_name, sizeof d->vendor_name, "simtlab teaching GPU (2 SMs)");
+    d->sms = 2;
+    d->clock_mhz = 1000.0;
+    d->schedulers_per_sm = 4;
+    d->fp32_lanes_per_sm = 32;
+    d->int_lanes_per_sm = 32;
+    d->sfu_lanes_per_sm = 8;
+    d->lsu_lanes_per_sm = 16;
+    d->sched = SCHED_LRR;
+    d->max_threads_per_sm = 1024;
+    d->max_blocks_per_sm = 4;
+    d->max_threads_per_block = 1024;
+    d->regs_per_sm = 32768;
+    d->reg_alloc_unit = 256;
+    d->smem_per_sm = 32 * 1024;
+    d->smem_per_block = 32 * 1024;
+    d->max_grid[0] = 2147483647u;
+    d->max_grid[1] = 65535;
+    d->max_grid[2] = 65535;
+    d->lat_alu = 4;
+    d->lat_fma = 4;
+    d->lat_sfu = 16;
+    d->lat_branch = 2;
+    d->lat_smem = 20;
+    d->lat_l1 = 30;
+    d->lat_l2 = 150;
+    d->lat_dram = 300;
+    d->smem_banks = 32;
+    d->l1_bytes = 16 * 1024;
+    d->l1_assoc = 4;
+    d->l2_bytes = 256 * 1024;
+    d->l2_assoc = 8;
+    d->line_bytes = 128;
+    d->sector_bytes = 32;
+    d->l2_bytes_per_clk = 64.0;
+    d->dram_gbps = 32.0;
+    d->max_mem_inflight = 16;
+    d->mem_bytes = 256ull << 20;
+    d->tdp_watts = 10.0;
+    d->price_per_hour = 0.0;
+    d->launch_us = 3.0;
+}
+
+/* Check lo <= v <= hi for an integer field, naming it on failure. */
+static int check_u(const char *field, uint64_t v, uint64_t lo, uint64_t hi, simt_err_t *err)
+{
+    if (v < lo || v > hi)
+        return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' = %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")",
+                         field, v, lo, hi);
+    return 0;
+}
+
+static int check_f(const char *field, double v, double lo, double hi, simt_err_t *err)
+{
+    if (!(v >= lo && v <= hi))
+        return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' = %g is out of range (%g..%g)", field, v, lo, hi);
+    return 0;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
+{
+    if (check_u("sms", d->sms, 1, 1024, err) ||
+        check_f("clock_mhz", d->clock_mhz, 1.0, 10000.0, err) ||
+        check_u("schedulers_per_sm", d->schedulers_per_sm, 1, SM_MAX_SCHEDULERS, err) ||
+        check_u("fp32_lanes_per_sm", d->fp32_lanes_per_sm, 1, 1024, err) ||
+        check_u("int_lanes_per_sm", d->int_lanes_per_sm, 1, 1024, err) ||
+        check_u("sfu_lanes_per_sm", d->sfu_lanes_per_sm, 1, 1024, err) ||
+        check_u("lsu_lanes_per_sm", d->lsu_lanes_per_sm, 1, 1024, err) ||
+        check_u("sched", d->sched, SCHED_LRR, SCHED_GTO, err) ||
+        check_u("max_threads_per_sm", d->max_threads_per_sm, 32, 65536, err) ||
+        check_u("max_blocks_per_sm", d->max_blocks_per_sm, 1, 1024, err) ||
+        check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
+        check_u("regs_per_sm", d->regs_per_sm, 1024, 1u << 24, err) ||
+        check_u("reg_alloc_unit", d->reg_alloc_unit, 1, 4096, err) ||
+        check_u("smem_per_sm", d->smem_per_sm, 0, 1u << 24, err) ||
+        check_u("smem_per_block", d->smem_per_block, 0, d->smem_per_sm, err) ||
+        check_u("max_grid[1]", d->max_grid[0], 1, 0xFFFFFFFFu, err) ||
+        check_u("max_grid[2]", d->max_grid[1], 1, 0xFFFFFFFFu, err) ||
+        check_u("max_grid[3]", d->max_grid[2], 1, 0xFFFFFFFFu, err) ||
+        check_u("lat_alu", d->lat_alu, 1, 10000, err) ||
+        check_u("lat_fma", d->lat_fma, 1, 10000, err) ||
+        check_u("lat_sfu", d->lat_sfu, 1, 10000, err) ||
+        check_u("lat_branch", d->lat_branch, 1, 10000, err) ||
+        check_u("lat_smem", d->lat_smem, 1, 10000, err) ||
+        check_u("lat_l1", d->lat_l1, 1, 100000, err) ||
+        check_u("lat_l2", d->lat_l2, d->lat_l1, 100000, err) ||
+        check_u("lat_dram", d->lat_dram, d->lat_l2, 100000, err) ||
+        check_u("smem_banks", d->smem_banks, 1, 64, err) ||
+        check_u("l1_assoc", d->l1_assoc, 1, 64, err) ||
+        check_u("l2_assoc", d->l2_assoc, 1, 64, err) ||
+        check_u("l1_bytes", d->l1_bytes, 1024, 1u << 24, err) ||
+        check_u("l2_bytes", d->l2_bytes, 1024, 1u << 30, err) ||
+        check_u("line_bytes", d->line_bytes, 32, 1024, err) ||
+        check_u("sector_bytes", d->sector_bytes, 4, d->line_bytes, err) ||
+        check_f("l2_bytes_per_clk", d->l2_bytes_per_clk, 1.0, 1e6, err) ||
+        check_f("dram_gbps", d->dram_gbps, 0.1, 1e6, err) ||
+        check_u("max_mem_inflight", d->max_mem_inflight, 1, 65536, err) ||
+        check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
+        check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
+        check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err) ||
+        check_f("launch_us", d->launch_us, 0.0, 1e6, err))
+        return -1;
+    if (!is_pow2(d->line_bytes) || !is_pow2(d->sector_bytes))
+        return simt_errf(err, SIMT_E_USAGE, "GPU fields 'line_bytes' (%" PRIu32 ") and 'sector_bytes' (%" PRIu32
+                         ") must be powers of two", d->line_bytes, d->sector_bytes);
+    if (d->l1_bytes % (d->line_bytes * d->l1_assoc) || d->l2_bytes % (d->line_bytes * d->l2_assoc))
+        return simt_errf(err, SIMT_E_USAGE, "GPU cache sizes must be multiples of line_bytes x assoc "
+                         "(l1_bytes %" PRIu32 ", l2_bytes %" PRIu32 ")", d->l1_bytes, d->l2_bytes);
+    return 0;
+}
+
+gpu_t *gpu_create(const gpu_desc_t *d, simt_err_t *err)
+{
+    if (gpu_desc_validate(d, err) != 0)
+        return NULL;
+    gpu_t *g = calloc(1, sizeof *g);
+    if (!g) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        return NULL;
+    }
+    g->desc = *d;
+    mem_init(&g->mem, d->mem_bytes, GPU_HOST_LIMIT);
+    memsys_cfg_t mc;
+    memsys_cfg_from_desc(&mc, d);
+    if (memsys_init(&g->memsys, &mc, err) != 0) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void gpu_free(gpu_t *g)
+{
+    if (!g)
+        return;
+    mem_free_all(&g->mem);
+    memsys_free(&g->memsys);
+    free(g);
+}
+
+const gpu_desc_t *gpu_desc(const gpu_t *g) { return &g->desc; }
+mem_t *gpu_mem(gpu_t *g) { return &g->mem; }
+
+int gpu_malloc(gpu_t *g, uint64_t bytes, const char *label, uint32_t *addr, simt_err_t *err)
+{
+    return mem_alloc(&g->mem, bytes, label, addr, err);
+}
+
+int gpu_mfree(gpu_t *g, uint32_t addr, simt_err_t *err) { return mem_release(&g->mem, addr, err); }
+
+int gpu_write(gpu_t *g, uint32_t addr, const void *src, uint64_t n, simt_err_t *err)
+{
+    return mem_write(&g->mem, addr, src, n, err);
+}
+
+int gpu_read(gpu_t *g, uint32_t addr, void *dst, uint64_t n, simt_err_t *err)
+{
+    return mem_read(&g->mem, addr, dst, n, err);
+}
+
+/* ---- launch checks and occupancy ------------------------------------------ */
+
+static uint32_t ceil_div(uint64_t a, uint64_t b) { return (uint32_t)((a + b - 1) / b); }
+
+/* Check a launch against the GPU's limits; fill the derived shape. */
+static int check_launch(const gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
+                        uint32_t nargs, uint32_t grid[3], uint32_t block[3], simt_err_t *err)
+{
+    const gpu_desc_t *d = &g->desc;
+    static const char axis[3] = { 'x', 'y', 'z' };
+    if (nargs != p->nparams) {
+        char names[ISA_MAX_PARAMS * (ISA_NAME_MAX + 2)] = "";
+        for (uint32_t i = 0; i < p->nparams; i++) {
+            if (i) strcat(names, ", ");
+            strcat(names, p->params[i]);
+        }
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes %" PRIu32 " argument%s (%s), got %" PRIu32,
+                         p->name, p->nparams, p->nparams == 1 ? "" : "s", names, nargs);
+    }
+    for (int i = 0; i < 3; i++) {
+        grid[i] = in->grid[i] ? in->grid[i] : 1;
+        block[i] = in->block[i] ? in->block[i] : 1;
+        if (grid[i] > d->max_grid[i])
+            return simt_errf(err, SIMT_E_LAUNCH, "grid %c dimension %" PRIu32 " exceeds the limit of %" PRIu32 " on %s",
+                             axis[i], grid[i], d->max_grid[i], d->name);
+    }
+    if (block[2] > 64)
+        return simt_errf(err, SIMT_E_LAUNCH, "block z dimension %" PRIu32 " exceeds the limit of 64", block[2]);
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    if (threads > d->max_threads_per_block)
+        return simt_errf(err, SIMT_E_LAUNCH, "block of %" PRIu64 " threads (%" PRIu32 " x %" PRIu32 " x %" PRIu32
+                         ") exceeds %" PRIu32 ", the most threads per block on %s",
+                         threads, block[0], block[1], block[2], d->max_threads_per_block, d->name);
+    if (threads > d->max_threads_per_sm)
+        return simt_errf(err, SIMT_E_LAUNCH, "block of %" PRIu64 " threads does not fit an SM of %s (%" PRIu32 " threads)",
+                         threads, d->name, d->max_threads_per_sm);
+    if (p->shared_bytes > d->smem_per_block)
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " bytes of shared memory per block; "
+                         "%s allows %" PRIu32, p->name, p->shared_bytes, d->name, d->smem_per_block);
+    return 0;
+}
+
+/* Registers one block occupies, rounded the way the hardware allocates. */
+static uint64_t block_regs(const gpu_desc_t *d, const isa_program_t *p, uint32_t warps)
+{
+    uint32_t per_thread = p->nregs ? p->nregs : 1;
+    uint64_t per_warp = (uint64_t)per_thread * 32;
+    per_warp = (per_warp + d->reg_alloc_unit - 1) / d->reg_alloc_unit * d->reg_alloc_unit;
+    return per_warp * warps;
+}
+
+/* Resident blocks per SM, and which resource limits it. */
+static uint32_t occupancy(const gpu_desc_t *d, const isa_program_t *p, uint32_t warps, const char **limit)
+{
+    uint32_t best = d->max_blocks_per_sm;
+    *limit = "blocks per SM";
+    uint32_t by_threads = d->max_threads_per_sm / (warps * 32);
+    if (by_threads < best) { best = by_threads; *limit = "threads per SM"; }
+    uint32_t by_regs = (uint32_t)(d->regs_per_sm / block_regs(d, p, warps));
+    if (by_regs < best) { best = by_regs; *limit = "registers"; }
+    if (p->shared_bytes) {
+        uint32_t by_smem = d->smem_per_sm / p->shared_bytes;
+        if (by_smem < best) { best = by_smem; *limit = "shared memory"; }
+    }
+    return best;
+}
+
+/* ---- the run loop ---------------------------------------------------------- */
+
+/* Block number i of the grid as (x, y, z), x fastest. */
+static void block_index(uint64_t i, const uint32_t grid[3], uint32_t out[3])
+{
+    out[0] = (uint32_t)(i % grid[0]);
+    out[1] = (uint32_t)(i / grid[0] % grid[1]);
+    out[2] = (uint32_t)(i / ((uint64_t)grid[0] * grid[1]));
+}
+
+static void set_unit_timing(const gpu_desc_t *d, sm_launch_t *l)
+{
+    uint32_t s = d->schedulers_per_sm;
+    /* a warp of 32 lanes passes through a unit with k lanes per scheduler in 32/k cycles */
+    l->issue_interval[UNIT_ALU] = ceil_div(32ull * s, d->int_lanes_per_sm);
+    l->issue_interval[UNIT_FMA] = ceil_div(32ull * s, d->fp32_lanes_per_sm);
+    l->issue_interval[UNIT_SFU] = ceil_div(32ull * s, d->sfu_lanes_per_sm);
+    l->issue_interval[UNIT_LSU] = ceil_div(32ull * s, d->lsu_lanes_per_sm);
+    l->issue_interval[UNIT_BRANCH] = 1;
+    l->issue_interval[UNIT_BAR] = 1;
+    l->latency[UNIT_ALU] = d->lat_alu;
+    l->latency[UNIT_FMA] = d->lat_fma;
+    l->latency[UNIT_SFU] = d->lat_sfu;
+    l->latency[UNIT_LSU] = d->lat_smem;
+    l->latency[UNIT_BRANCH] = d->lat_branch;
+    l->latency[UNIT_BAR] = 1;
+}
+
+static int timeout(const gpu_t *g, const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
+                   uint64_t now, simt_err_t *err)
+{
+    char where[700] = "";
+    size_t used = 0;
+    for (uint32_t i = 0; i < nsm && used < sizeof where - 100; i++) {
+        sm_describe_warps(&sms[i], l, where + used, sizeof where - used);
+        used = strlen(where);
+    }
+    (void)g;
+    return simt_errf(err, SIMT_E_TIMEOUT,
+                     "kernel '%s' did not finish after %" PRIu64 " cycles and %" PRIu64 " warp instructions "
+                     "(an endless loop? raise max_cycles / max_warp_instrs if it is just long); warps still running:\n%s",
+                     l->prog->name, now, l->st->warp_instrs, where);
+}
+
+int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
+               const uint32_t *args, uint32_t nargs, gpu_stats_t *out, simt_err_t *err)
+{
+    const gpu_desc_t *d = &g->desc;
+    gpu_stats_t st;
+    memset(&st, 0, sizeof st);
+    if (out)
+        memset(out, 0, sizeof *out);
+    sm_launch_t l;
+    memset(&l, 0, sizeof l);
+    if (check_launch(g, p, in, nargs, l.grid, l.block, err) != 0)
+        return -1;
+    l.desc = d;
+    l.prog = p;
+    l.mem = &g->mem;
+    l.memsys = &g->memsys;
+    l.params = args;
+    l.st = &st;
+    l.threads_per_block = l.block[0] * l.block[1] * l.block[2];
+    l.warps_per_block = ceil_div(l.threads_per_block, 32);
+    if (block_regs(d, p, l.warps_per_block) > d->regs_per_sm)
+        return simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
+                         " registers each), more than the %" PRIu32 " of one SM on %s",
+                         block_regs(d, p, l.warps_per_block), l.threads_per_block, p->nregs, d->regs_per_sm, d->name);
+    set_unit_timing(d, &l);
+
+    const char *limit;
+    uint32_t occ = occupancy(d, p, l.warps_per_block, &limit);
+    uint64_t nblocks = (uint64_t)l.grid[0] * l.grid[1] * l.grid[2];
+    uint32_t nsm = nblocks < d->sms ? (uint32_t)nblocks : d->sms;
+    uint32_t slots = occ < ceil_div(nblocks, nsm) ? occ : ceil_div(nblocks, nsm);
+
+    sm_deps_t *deps = calloc(p->ncode, sizeof *deps);
+    sm_t *sms = calloc(nsm, sizeof *sms);
+    int rc = -1;
+    if (!deps || !sms) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        goto done;
+    }
+    sm_decode_deps(p, deps);
+    l.deps = deps;
+    for (uint32_t i = 0; i < nsm; i++)
+        if (sm_init(&sms[i], i, &l, slots, err) != 0)
+            goto done;
+    memsys_reset(&g->memsys, !in->warm_caches);
+
+    uint64_t max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
+    uint64_t max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
+    uint64_t next_block = 0;
+    uint32_t idx[3];
+    /* First wave: one block per SM per pass, until every slot is full. */
+    for (uint32_t pass = 0; pass < slots && next_block < nblocks; pass++)
+        for (uint32_t i = 0; i < nsm && next_block < nblocks; i++) {
+            block_index(next_block, l.grid, idx);
+            if (sm_place_block(&sms[i], &l, idx, 0) == 0)
+                next_block++;
+        }
+
+    uint64_t now = 0;
+    for (;;) {
+        now = SM_NEVER;
+        for (uint32_t i = 0; i < nsm; i++)
+            if (sms[i].next_eval < now)
+                now = sms[i].next_eval;
+        if (now == SM_NEVER)
+            break;
+        if (now >= max_cycles || st.warp_instrs >= max_instrs) {
+            timeout(g, sms, nsm, &l, now, err);
+            goto done;
+        }
+        for (uint32_t i = 0; i < nsm; i++) {
+            if (sms[i].next_eval != now)
+                continue;
+            int fin = sm_cycle(&sms[i], &l, now, err);
+            if (fin < 0)
+                goto done;
+            /* Refill freed slots; new blocks start next cycle. */
+            while (fin > 0 && next_block < nblocks) {
+                block_index(next_block, l.grid, idx);
+                if (sm_place_block(&sms[i], &l, idx, now + 1) != 0)
+                    break;
+                next_block++;
+            }
+        }
+    }
+
+    st.cycles = l.last_activity;
+    for (uint32_t i = 0; i < nsm; i++)
+        sm_finish(&sms[i], &l, st.cycles);
+    st.stalls[STALL_IDLE] += st.cycles * d->schedulers_per_sm * (d->sms - nsm);
+    st.issue_slots = st.cycles * d->sms * d->schedulers_per_sm;
+    st.time_us = (double)st.cycles / d->clock_mhz;
+    st.blocks = nblocks;
+    st.threads = nblocks * l.threads_per_block;
+    st.blocks_per_sm = occ;
+    st.warps_per_sm = occ * l.warps_per_block;
+    st.occupancy = (double)st.warps_per_sm / (double)(d->max_threads_per_sm / 32);
+    snprintf(st.occupancy_limit, sizeof st.occupancy_limit, "%s", limit);
+    rc = 0;
+done:
+    if (sms)
+        for (uint32_t i = 0; i < nsm; i++)
+            sm_free(&sms[i]);
+    free(sms);
+    free(deps);
+    if (out)
+        *out = st;
+    return rc;
+}

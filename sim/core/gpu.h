@@ -1,0 +1,156 @@
+/* gpu.h - the simulated GPU as a whole: description, memory, launch, results.
+ *
+ * Public API of the core. Usage:
+ *
+ *   gpu_desc_t d; gpu_desc_default(&d);            // or arch loader (sim/script)
+ *   gpu_t *g = gpu_create(&d, &err);
+ *   uint32_t a; gpu_malloc(g, bytes, "A", &a, &err); gpu_write(g, a, host, bytes, &err);
+ *   gpu_launch_t l = { .grid = {16,16,1}, .block = {16,16,1} };
+ *   gpu_stats_t st; gpu_launch(g, &prog, &l, args, nargs, &st, &err);
+ *   gpu_free(g);
+ *
+ * Everything is deterministic: the same program, arguments, memory and
+ * description give the same results and the same statistics.
+ */
+#ifndef SIMT_GPU_H
+#define SIMT_GPU_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "isa.h"
+#include "mem.h"
+
+/* Warp scheduler policies. */
+typedef enum gpu_sched {
+    SCHED_LRR,   /* loose round robin: next ready warp after the last issued */
+    SCHED_GTO    /* greedy then oldest: keep issuing one warp until it stalls */
+} gpu_sched_t;
+
+/* Everything the simulator knows about a GPU model. A plain value: copied
+ * into gpu_t at create time. Presets (arch/NAME.lua) fill it; every field can
+ * be overridden from Lua and the command line. Sizes in bytes, latencies in
+ * core clock cycles. */
+typedef struct gpu_desc {
+    char name[64];                 /* "h200", "edu-tiny"                     */
+    char vendor_name[96];          /* "NVIDIA H200 SXM 141GB"                */
+    /* compute organisation */
+    uint32_t sms;                  /* streaming multiprocessors              */
+    double clock_mhz;              /* core clock for time = cycles / clock   */
+    uint32_t schedulers_per_sm;    /* sub-partitions, one scheduler each     */
+    uint32_t fp32_lanes_per_sm;    /* FP32 FMA lanes                         */
+    uint32_t int_lanes_per_sm;     /* INT32 lanes                            */
+    uint32_t sfu_lanes_per_sm;     /* special function lanes                 */
+    uint32_t lsu_lanes_per_sm;     /* load/store lanes (addresses per cycle) */
+    gpu_sched_t sched;             /* warp scheduler policy                  */
+    /* occupancy limits */
+    uint32_t max_threads_per_sm;
+    uint32_t max_blocks_per_sm;
+    uint32_t max_threads_per_block;
+    uint32_t regs_per_sm;          /* 32-bit registers in the register file  */
+    uint32_t reg_alloc_unit;       /* registers allocated per warp in units  */
+    uint32_t smem_per_sm;          /* shared memory bytes per SM             */
+    uint32_t smem_per_block;       /* most shared memory one block may use   */
+    uint32_t max_grid[3];          /* grid dimension limits                  */
+    /* pipeline latencies (cycles from issue to result ready) */
+    uint32_t lat_alu, lat_fma, lat_sfu, lat_branch;
+    uint32_t lat_smem;             /* shared memory load                     */
+    uint32_t lat_l1, lat_l2, lat_dram;  /* global load hit latencies         */
+    /* memory hierarchy */
+    uint32_t smem_banks;           /* 32 banks of 4 bytes                    */
+    uint32_t l1_bytes, l1_assoc;   /* per SM                                 */
+    uint32_t l2_bytes, l2_assoc;   /* whole chip                             */
+    uint32_t line_bytes;           /* cache line (128)                       */
+    uint32_t sector_bytes;         /* cache sector / DRAM burst (32)         */
+    double l2_bytes_per_clk;       /* L2 bandwidth, whole chip               */
+    double dram_gbps;              /* DRAM bandwidth, GB/s (1e9 bytes/s)     */
+    uint32_t max_mem_inflight;     /* outstanding memory requests per SM     */
+    uint64_t mem_bytes;            /* device memory capacity                 */
+    /* for comparisons (lesson 15): not used by the timing model */
+    double tdp_watts;
+    double price_per_hour;         /* USD, on-demand cloud list price        */
+    double launch_us;              /* host launch overhead per kernel        */
+} gpu_desc_t;
+
+#define GPU_DEFAULT_MAX_CYCLES      2000000000ull
+#define GPU_DEFAULT_MAX_WARP_INSTRS 1000000000ull
+
+/* A launch: grid and block shape plus safety limits. */
+typedef struct gpu_launch {
+    uint32_t grid[3];              /* blocks in x, y, z (0 is read as 1)      */
+    uint32_t block[3];             /* threads in x, y, z (0 is read as 1)     */
+    uint64_t max_cycles;           /* stop with SIMT_E_TIMEOUT after this many
+                                      cycles; 0 = GPU_DEFAULT_MAX_CYCLES     */
+    uint64_t max_warp_instrs;      /* ... or this many warp instructions
+                                      (the watchdog for endless loops);
+                                      0 = GPU_DEFAULT_MAX_WARP_INSTRS        */
+    int warm_caches;               /* 1: keep L1/L2 contents from the last
+                                      launch; 0 (default): start cold        */
+} gpu_launch_t;
+
+/* Stall reasons: why a scheduler issued nothing in a cycle. */
+typedef enum gpu_stall {
+    STALL_MEMORY,      /* oldest warp waits on a load                        */
+    STALL_DEPENDENCY,  /* waits on an arithmetic result (scoreboard)         */
+    STALL_BARRIER,     /* waits at bar.sync                                  */
+    STALL_PIPE,        /* function unit busy                                 */
+    STALL_IDLE,        /* no warp to run                                     */
+    STALL_COUNT
+} gpu_stall_t;
+
+/* Results of one launch. */
+typedef struct gpu_stats {
+    uint64_t cycles;               /* core cycles from launch to last exit   */
+    double time_us;                /* cycles / clock                         */
+    uint64_t warp_instrs;          /* warp instructions issued               */
+    uint64_t thread_instrs;        /* sum of active lanes over all issues    */
+    uint64_t flops;                /* floating-point operations (fma = 2)    */
+    uint64_t blocks;               /* thread blocks run                      */
+    uint64_t threads;              /* threads launched                       */
+    uint64_t gld_bytes, gst_bytes; /* bytes requested by global ld/st        */
+    uint64_t sld_bytes, sst_bytes; /* bytes requested by shared ld/st        */
+    uint64_t gld_sectors, gst_sectors; /* 32-byte sectors after coalescing   */
+    uint64_t smem_wavefronts;      /* shared accesses after bank conflicts   */
+    uint64_t l1_hits, l1_misses, l2_hits, l2_misses;
+    uint64_t dram_bytes;           /* bytes moved to or from DRAM            */
+    uint64_t divergent_branches;   /* branches that split a warp             */
+    uint64_t stalls[STALL_COUNT];  /* scheduler-cycles per stall reason      */
+    uint64_t issue_slots;          /* scheduler-cycles in total (all SMs)    */
+    uint32_t blocks_per_sm;        /* resident blocks per SM (occupancy)     */
+    uint32_t warps_per_sm;         /* resident warps per SM                  */
+    double occupancy;              /* warps_per_sm / max warps per SM        */
+    char occupancy_limit[32];      /* "threads", "registers", "shared", ... */
+} gpu_stats_t;
+
+typedef struct gpu gpu_t;
+
+/* A small default description (the edu-tiny preset's values). */
+void gpu_desc_default(gpu_desc_t *d);
+
+/* Check a description's fields for sane ranges; names the bad field. */
+int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err);
+
+/* Create a GPU from a description (copied). NULL + err on failure. */
+gpu_t *gpu_create(const gpu_desc_t *d, simt_err_t *err);
+void gpu_free(gpu_t *g);
+
+const gpu_desc_t *gpu_desc(const gpu_t *g);
+mem_t *gpu_mem(gpu_t *g);
+
+/* Device memory (see mem.h for the failure cases). */
+int gpu_malloc(gpu_t *g, uint64_t bytes, const char *label, uint32_t *addr, simt_err_t *err);
+int gpu_mfree(gpu_t *g, uint32_t addr, simt_err_t *err);
+int gpu_write(gpu_t *g, uint32_t addr, const void *src, uint64_t n, simt_err_t *err);
+int gpu_read(gpu_t *g, uint32_t addr, void *dst, uint64_t n, simt_err_t *err);
+
+/* Run a kernel to completion. args: nargs 32-bit parameter values, which
+ * must equal p->nparams. Launch limits are checked first and named
+ * ("block of 2048 threads exceeds 1024"). A kernel fault (out-of-bounds
+ * access, deadlock at a barrier, cycle limit) stops the launch with a
+ * report naming kernel, pc, source line, block, thread and address; memory
+ * written before the fault stays written. Fills *st (may be NULL). */
+int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *l,
+               const uint32_t *args, uint32_t nargs, gpu_stats_t *st,
+               simt_err_t *err);
+
+#endif

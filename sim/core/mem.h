@@ -1,0 +1,67 @@
+/* mem.h - device memory: allocations, copies, bounds and alignment checks.
+ *
+ * Device addresses are 32-bit. Each allocation gets its own host buffer and
+ * a range of device addresses separated from its neighbours by a red zone,
+ * so that an access just past the end of one array never lands inside the
+ * next: it is reported as out of bounds, naming the nearest allocation.
+ * Address 0 is never valid (a null pointer).
+ */
+#ifndef SIMT_MEM_H
+#define SIMT_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define MEM_BASE      0x10000000u /* first device address handed out      */
+#define MEM_ALIGN     256u        /* allocation alignment, like cudaMalloc  */
+#define MEM_REDZONE   256u        /* unmapped bytes after every allocation  */
+
+typedef struct mem_alloc {
+    uint32_t addr;     /* first device address                           */
+    uint32_t size;     /* bytes requested                                 */
+    uint8_t *data;     /* host copy, size bytes, zero-initialised         */
+    char label[32];    /* name shown in reports ("A", "tensor#3")         */
+} mem_alloc_t;
+
+typedef struct mem {
+    mem_alloc_t *allocs;   /* live allocations sorted by addr            */
+    uint32_t nallocs, cap;
+    uint32_t next_addr;    /* bump pointer for new address ranges          */
+    uint64_t capacity;     /* device capacity in bytes (from the preset)   */
+    uint64_t host_limit;   /* most host bytes the simulator may hold       */
+    uint64_t used;         /* bytes currently allocated                    */
+    uint32_t last;         /* index of the last allocation hit (fast path) */
+} mem_t;
+
+/* Start with no allocations. capacity: the modelled GPU's memory size;
+ * host_limit: most bytes of real host memory the simulator will use. */
+void mem_init(mem_t *m, uint64_t capacity, uint64_t host_limit);
+void mem_free_all(mem_t *m);
+
+/* Allocate size bytes (zeroed). Fails with SIMT_E_MEM when the modelled
+ * GPU is out of memory ("out of memory: 160 GB requested, 141 GB free")
+ * or the host limit would be passed. */
+int mem_alloc(mem_t *m, uint64_t size, const char *label, uint32_t *addr,
+              simt_err_t *err);
+
+/* Release the allocation starting at addr; any other address is an error. */
+int mem_release(mem_t *m, uint32_t addr, simt_err_t *err);
+
+/* Copy between host and device; the whole range must lie in one allocation. */
+int mem_write(mem_t *m, uint32_t addr, const void *src, uint64_t n, simt_err_t *err);
+int mem_read(mem_t *m, uint32_t addr, void *dst, uint64_t n, simt_err_t *err);
+
+/* Host pointer for [addr, addr+n) if it lies inside one live allocation,
+ * else NULL. The executor's fast path. */
+uint8_t *mem_ptr(mem_t *m, uint32_t addr, uint32_t n);
+
+/* Allocation containing addr, or NULL. */
+const mem_alloc_t *mem_find(const mem_t *m, uint32_t addr);
+
+/* Describe where addr lies relative to the nearest allocation, e.g.
+ * "4 bytes past the end of 'C' (0x10000200, 1024 bytes)". */
+void mem_describe(const mem_t *m, uint32_t addr, char *buf, size_t n);
+
+#endif

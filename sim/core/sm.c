@@ -1,0 +1,433 @@
+/* sm.c - a streaming multiprocessor and its warp schedulers.
+ *
+ * How one SM cycle works (sm_cycle):
+ *   1. Each scheduler looks at its warps (slot s belongs to scheduler
+ *      s % nsched) and asks of each: is its next instruction ready? It is
+ *      when (a) the registers it reads and writes are no longer waiting for
+ *      an earlier instruction (the scoreboard: reg_ready[] holds the cycle
+ *      each register's pending result arrives), (b) the function unit it
+ *      needs is free (unit_free[]), and (c) the warp is not at a barrier.
+ *   2. Among ready warps the policy picks one (loose round robin, or greedy
+ *      then oldest) and the scheduler issues it: exec_step computes the
+ *      real result now, and the scoreboard records when it will be visible
+ *      (now + unit latency, or when the memory system delivers a load).
+ *   3. A scheduler that issues nothing records why (the stall reason of its
+ *      most promising warp) so that every scheduler-cycle is accounted for.
+ * Cycles in which no scheduler could issue are skipped: the SM's next
+ * evaluation is the earliest cycle any of its warps can become ready.
+ */
+#include "sm.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "memsys.h"
+
+/* ---- decoding ------------------------------------------------------------ */
+
+void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
+{
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        const isa_instr_t *in = &p->code[pc];
+        sm_deps_t *d = &deps[pc];
+        memset(d, 0, sizeof *d);
+        d->dst = d->pdst = ISA_NO_REG;
+        d->psrc[0] = d->psrc[1] = d->psrc[2] = ISA_NO_REG;
+        d->unit = isa_ops[in->op].unit;
+        if (d->unit == UNIT_FMA && in->type != T_F32)
+            d->unit = UNIT_ALU;
+        if (in->op == OP_LD && in->space == SPACE_PARAM)
+            d->unit = UNIT_ALU;           /* arguments come from the constant bank */
+        uint32_t np = 0;
+        if (in->guard != ISA_NO_REG)
+            d->psrc[np++] = in->guard;
+        uint32_t first_src = isa_ops[in->op].has_dst ? 1 : 0;
+        if (isa_ops[in->op].has_dst) {
+            if (in->opd[0].kind == OPD_REG)
+                d->dst = in->opd[0].index;
+            else if (in->opd[0].kind == OPD_PRED)
+                d->pdst = in->opd[0].index;
+        }
+        for (uint32_t i = first_src; i < in->nopd; i++) {
+            const isa_operand_t *o = &in->opd[i];
+            if ((o->kind == OPD_REG || o->kind == OPD_MEM) && o->index != ISA_NO_REG && d->nsrc < 4)
+                d->src[d->nsrc++] = o->index;
+            else if (o->kind == OPD_PRED && np < 3)
+                d->psrc[np++] = o->index;
+        }
+        /* st has no destination: its opd[0] is the address */
+        if (!isa_ops[in->op].has_dst && in->nopd > 0 && in->opd[0].kind == OPD_MEM &&
+            in->opd[0].index != ISA_NO_REG && first_src == 0) {
+            /* already counted by the loop above (i starts at 0) */
+        }
+    }
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->nsched = l->desc->schedulers_per_sm;
+    if (sm->nsched > SM_MAX_SCHEDULERS)
+        sm->nsched = SM_MAX_SCHEDULERS;
+    sm->nblocks = blocks_per_sm;
+    sm->nwarps = blocks_per_sm * l->warps_per_block;
+    sm->smem_per_block = l->prog->shared_bytes;
+    uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
+    sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
+    sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
+    sm->regfile = calloc((size_t)sm->nwarps * nregs * WARP_SIZE, sizeof *sm->regfile);
+    sm->smem = sm->smem_per_block ? calloc(sm->nblocks, sm->smem_per_block) : NULL;
+    if (!sm->warps || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
+        sm_free(sm);
+        return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
+    }
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        sm->warps[i].slot = i;
+        sm->warps[i].state = WARP_FREE;
+    }
+    for (uint32_t b = 0; b < sm->nblocks; b++)
+        sm->blocks[b].smem = sm->smem ? sm->smem + (size_t)b * sm->smem_per_block : NULL;
+    sm->next_eval = SM_NEVER;
+    for (uint32_t s = 0; s < sm->nsched; s++)
+        sm->sched[s].reason = STALL_IDLE;
+    return 0;
+}
+
+void sm_free(sm_t *sm)
+{
+    free(sm->warps);
+    free(sm->blocks);
+    free(sm->regfile);
+    free(sm->smem);
+    memset(sm, 0, sizeof *sm);
+}
+
+int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now)
+{
+    uint32_t b = 0;
+    while (b < sm->nblocks && sm->blocks[b].used)
+        b++;
+    if (b == sm->nblocks)
+        return -1;
+    sm_block_t *blk = &sm->blocks[b];
+    uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
+    blk->used = 1;
+    memcpy(blk->ctaid, ctaid, sizeof blk->ctaid);
+    blk->first_warp = b * l->warps_per_block;
+    blk->warps_live = l->warps_per_block;
+    blk->warps_at_bar = 0;
+    blk->start = now;
+    if (blk->smem)
+        memset(blk->smem, 0, sm->smem_per_block);
+    for (uint32_t i = 0; i < l->warps_per_block; i++) {
+        warp_t *w = &sm->warps[blk->first_warp + i];
+        uint32_t first_thread = i * WARP_SIZE;
+        uint32_t lanes = l->threads_per_block - first_thread;
+        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE], nregs,
+                   lanes > WARP_SIZE ? WARP_SIZE : lanes);
+        w->block_slot = b;
+        w->warp_in_block = i;
+        w->age = sm->age++;
+        w->next_issue = now;
+    }
+    sm->blocks_used++;
+    if (sm->next_eval > now)
+        sm->next_eval = now;
+    return 0;
+}
+
+/* ---- readiness ------------------------------------------------------------ */
+
+/* Earliest cycle warp w can issue its next instruction, and the reason it
+ * cannot issue before then. */
+static uint64_t warp_ready(const sm_t *sm, const sm_launch_t *l, const warp_t *w, uint32_t sched, uint8_t *why)
+{
+    const sm_deps_t *d = &l->deps[warp_pc(w)];
+    uint64_t t = w->next_issue;
+    uint8_t r = STALL_DEPENDENCY;
+    for (uint32_t i = 0; i < d->nsrc; i++) {
+        uint64_t rt = w->reg_ready[d->src[i]];
+        if (rt > t) {
+            t = rt;
+            r = (w->reg_mem >> d->src[i] & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+        }
+    }
+    if (d->dst != ISA_NO_REG && w->reg_ready[d->dst] > t) {
+        t = w->reg_ready[d->dst];
+        r = (w->reg_mem >> d->dst & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+    }
+    for (uint32_t i = 0; i < 3 && d->psrc[i] != ISA_NO_REG; i++)
+        if (w->pred_ready[d->psrc[i]] > t) {
+            t = w->pred_ready[d->psrc[i]];
+            r = STALL_DEPENDENCY;
+        }
+    if (d->pdst != ISA_NO_REG && w->pred_ready[d->pdst] > t) {
+        t = w->pred_ready[d->pdst];
+        r = STALL_DEPENDENCY;
+    }
+    uint64_t uf = sm->sched[sched].unit_free[d->unit];
+    if (uf > t) {
+        t = uf;
+        r = STALL_PIPE;
+    }
+    *why = r;
+    return t;
+}
+
+/* ---- issue ---------------------------------------------------------------- */
+
+/* When a memory instruction's data is ready (loads) or the LSU may take
+ * the next request (stores); *accepted: when the LSU is free again. */
+static uint64_t mem_done(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info, uint64_t *accepted)
+{
+    memsys_req_t req;
+    memsys_result_t res;
+    req.space = info->space == SPACE_SHARED ? MEMSYS_SHARED : MEMSYS_GLOBAL;
+    req.is_store = info->is_store;
+    req.bytes = info->bytes;
+    req.mask = info->mask;
+    memcpy(req.addr, info->addrs, sizeof req.addr);
+    uint64_t ready = memsys_access(l->memsys, sm->id, now, &req, &res);
+    gpu_stats_t *st = l->st;
+    if (info->space == SPACE_SHARED)
+        st->smem_wavefronts += res.wavefronts;
+    else if (info->is_store)
+        st->gst_sectors += res.sectors;
+    else
+        st->gld_sectors += res.sectors;
+    st->l1_hits += res.l1_hits;
+    st->l1_misses += res.l1_misses;
+    st->l2_hits += res.l2_hits;
+    st->l2_misses += res.l2_misses;
+    st->dram_bytes += res.dram_bytes;
+    *accepted = res.accepted;
+    return ready;
+}
+
+static uint32_t lanes(uint32_t m)
+{
+    uint32_t n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* Release a block's barrier when every live warp has arrived. */
+static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint64_t now)
+{
+    if (blk->warps_at_bar == 0 || blk->warps_at_bar < blk->warps_live)
+        return;
+    for (uint32_t i = 0; i < l->warps_per_block; i++) {
+        warp_t *w = &sm->warps[blk->first_warp + i];
+        if (w->state == WARP_BARRIER) {
+            w->state = WARP_READY;
+            w->next_issue = now + 1;
+        }
+    }
+    blk->warps_at_bar = 0;
+}
+
+/* Issue warp w's next instruction at cycle now. Returns 1 if its block
+ * finished, 0 if not, -1 on a fault. */
+static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t now, simt_err_t *err)
+{
+    sm_block_t *blk = &sm->blocks[w->block_slot];
+    const sm_deps_t *d = &l->deps[warp_pc(w)];
+    exec_ctx_t x = {
+        .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
+        .params = l->params, .smid = sm->id, .clock = now,
+    };
+    memcpy(x.ctaid, blk->ctaid, sizeof x.ctaid);
+    memcpy(x.nctaid, l->grid, sizeof x.nctaid);
+    memcpy(x.ntid, l->block, sizeof x.ntid);
+    exec_info_t info;
+    if (exec_step(&x, w, &info, err) != 0)
+        return -1;
+
+    gpu_stats_t *st = l->st;
+    st->warp_instrs++;
+    st->thread_instrs += lanes(info.mask);
+    st->flops += info.flops;
+    st->divergent_branches += info.diverged;
+    l->last_activity = now + 1 > l->last_activity ? now + 1 : l->last_activity;
+
+    sm_sched_t *s = &sm->sched[sched];
+    s->unit_free[d->unit] = now + l->issue_interval[d->unit];
+    w->next_issue = now + 1;
+
+    uint64_t ready = now + l->latency[d->unit];
+    int from_mem = 0;
+    if (d->unit == UNIT_LSU && info.mask) {
+        uint64_t accepted;
+        ready = mem_done(sm, l, now, &info, &accepted);
+        from_mem = 1;
+        if (accepted > s->unit_free[UNIT_LSU])
+            s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
+        uint64_t bytes = (uint64_t)lanes(info.mask) * info.bytes;
+        if (info.space == SPACE_SHARED) {
+            if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
+        } else {
+            if (info.is_store) st->gst_bytes += bytes; else st->gld_bytes += bytes;
+        }
+        if (ready > l->last_activity)
+            l->last_activity = ready;
+    } else if (d->unit == UNIT_BRANCH) {
+        w->next_issue = now + l->latency[UNIT_BRANCH];
+    }
+    if (d->dst != ISA_NO_REG) {
+        w->reg_ready[d->dst] = ready;
+        if (from_mem)
+            w->reg_mem |= 1ull << d->dst;
+        else
+            w->reg_mem &= ~(1ull << d->dst);
+    }
+    if (d->pdst != ISA_NO_REG)
+        w->pred_ready[d->pdst] = ready;
+
+    if (w->depth == 0) {                       /* every lane has exited */
+        w->state = WARP_DONE;
+        blk->warps_live--;
+        if (blk->warps_live == 0) {
+            blk->used = 0;
+            sm->blocks_used--;
+            return 1;
+        }
+        barrier_check(sm, blk, l, now);
+    } else if (info.barrier) {
+        w->state = WARP_BARRIER;
+        blk->warps_at_bar++;
+        barrier_check(sm, blk, l, now);
+    }
+    return 0;
+}
+
+/* ---- one cycle ---------------------------------------------------------- */
+
+/* Try to issue on scheduler s at cycle now. Returns 1 block finished, 0,
+ * or -1 on fault. Sets s->issued, s->wake, s->reason. */
+static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, simt_err_t *err)
+{
+    sm_sched_t *s = &sm->sched[si];
+    uint64_t best_wake = SM_NEVER;
+    uint8_t best_why = STALL_IDLE;
+    int any_barrier = 0;
+    warp_t *pick = NULL;
+
+    /* This scheduler owns slots si, si + nsched, si + 2*nsched, ... */
+    uint32_t per = sm->nwarps > si ? (sm->nwarps - si + sm->nsched - 1) / sm->nsched : 0;
+    int lrr = l->desc->sched == SCHED_LRR;
+    /* LRR starts after the last slot it issued; GTO looks at every warp,
+     * keeps the greedy one if it is ready, else takes the oldest ready. */
+    uint32_t first = lrr && per ? (s->last / sm->nsched + 1) % per : 0;
+    for (uint32_t k = 0; k < per; k++) {
+        warp_t *w = &sm->warps[((first + k) % per) * sm->nsched + si];
+        if (w->state == WARP_BARRIER)
+            any_barrier = 1;
+        if (w->state != WARP_READY)
+            continue;
+        uint8_t why;
+        uint64_t t = warp_ready(sm, l, w, si, &why);
+        if (t > now) {
+            if (t < best_wake) {
+                best_wake = t;
+                best_why = why;
+            }
+            continue;
+        }
+        if (lrr || w->slot == s->last) {
+            pick = w;
+            break;
+        }
+        if (!pick || w->age < pick->age)
+            pick = w;
+    }
+    if (pick) {
+        s->issued = 1;
+        s->last = pick->slot;
+        s->wake = now + 1;
+        return issue(sm, l, si, pick, now, err);
+    }
+    s->issued = 0;
+    s->wake = best_wake;
+    s->reason = best_wake != SM_NEVER ? best_why : any_barrier ? STALL_BARRIER : STALL_IDLE;
+    return 0;
+}
+
+int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
+{
+    gpu_stats_t *st = l->st;
+    /* cycles skipped since the last evaluation keep their stall reasons */
+    if (sm->last_eval < now) {
+        uint64_t gap = now - sm->last_eval;
+        for (uint32_t s = 0; s < sm->nsched; s++)
+            st->stalls[sm->sched[s].issued ? STALL_IDLE : sm->sched[s].reason] += gap;
+    }
+    int finished = 0;
+    uint32_t blocks_before = sm->blocks_used;
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        int r = schedule(sm, l, s, now, err);
+        if (r < 0)
+            return -1;
+        finished += r;
+        if (!sm->sched[s].issued)
+            st->stalls[sm->sched[s].reason]++;
+    }
+    sm->last_eval = now + 1;
+    /* Anything that changed warp states this cycle (an issue, a barrier
+     * release, a finished block) may make a warp ready next cycle. */
+    uint64_t next = SM_NEVER;
+    int issued_any = 0;
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        issued_any |= sm->sched[s].issued;
+        if (sm->sched[s].wake < next)
+            next = sm->sched[s].wake;
+    }
+    if (issued_any || sm->blocks_used != blocks_before)
+        next = now + 1;
+    if (sm->blocks_used == 0)
+        next = SM_NEVER;
+    /* a scheduler that issued, if nothing else happens, idles in the gap */
+    for (uint32_t s = 0; s < sm->nsched; s++)
+        if (sm->sched[s].issued) {
+            sm->sched[s].reason = STALL_IDLE;
+        }
+    sm->next_eval = next;
+    return finished;
+}
+
+void sm_finish(sm_t *sm, sm_launch_t *l, uint64_t end)
+{
+    if (sm->last_eval < end) {
+        uint64_t gap = end - sm->last_eval;
+        for (uint32_t s = 0; s < sm->nsched; s++)
+            l->st->stalls[sm->sched[s].issued ? STALL_IDLE : sm->sched[s].reason] += gap;
+        sm->last_eval = end;
+    }
+}
+
+void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < sm->nwarps && used + 1 < n; i++) {
+        const warp_t *w = &sm->warps[i];
+        if (w->state != WARP_READY && w->state != WARP_BARRIER)
+            continue;
+        const sm_block_t *b = &sm->blocks[w->block_slot];
+        uint32_t pc = warp_pc(w);
+        int k = snprintf(buf + used, n - used,
+                         "  SM %" PRIu32 " block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") warp %" PRIu32
+                         ": pc %" PRIu32 " (line %" PRIu32 ")%s\n",
+                         sm->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], w->warp_in_block, pc,
+                         pc < l->prog->ncode ? l->prog->code[pc].line : 0,
+                         w->state == WARP_BARRIER ? " at bar.sync" : "");
+        if (k < 0 || (size_t)k >= n - used)
+            break;
+        used += (size_t)k;
+    }
+}

@@ -1,0 +1,109 @@
+/* sm.h - one streaming multiprocessor (SM): warp slots, block slots, and
+ * the warp schedulers that pick one ready warp per cycle each.
+ *
+ * Internal to the core: gpu.c creates SMs for a launch and calls sm_cycle
+ * in time order. The view reads the const getters at the bottom.
+ */
+#ifndef SIMT_SM_H
+#define SIMT_SM_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "exec.h"
+#include "gpu.h"
+#include "isa.h"
+#include "warp.h"
+
+#define SM_MAX_SCHEDULERS 8
+#define SM_NEVER UINT64_MAX
+
+struct memsys;
+
+/* What every instruction needs the timing model to know, decoded once per
+ * launch so that the scheduler's readiness check is a few loads. */
+typedef struct sm_deps {
+    uint8_t unit;             /* isa_unit_t this instruction issues to      */
+    uint8_t nsrc;             /* registers read (in src[])                  */
+    uint8_t src[4];           /* register indices read                      */
+    uint8_t dst;              /* register written, or ISA_NO_REG            */
+    uint8_t psrc[3];          /* predicates read (guard first), ISA_NO_REG  */
+    uint8_t pdst;             /* predicate written, or ISA_NO_REG           */
+} sm_deps_t;
+
+/* Everything one launch shares between SMs (owned by gpu.c). */
+typedef struct sm_launch {
+    const gpu_desc_t *desc;
+    const isa_program_t *prog;
+    const sm_deps_t *deps;        /* prog->ncode entries                     */
+    mem_t *mem;                   /* device memory                           */
+    struct memsys *memsys;        /* caches and DRAM timing                  */
+    const uint32_t *params;
+    uint32_t grid[3], block[3];
+    uint32_t threads_per_block;
+    uint32_t warps_per_block;
+    uint32_t issue_interval[UNIT_COUNT]; /* cycles a unit is busy per warp   */
+    uint32_t latency[UNIT_COUNT];        /* cycles to result per unit        */
+    gpu_stats_t *st;              /* statistics being accumulated            */
+    uint64_t last_activity;       /* latest cycle anything issued/completed  */
+} sm_launch_t;
+
+/* A thread block resident on an SM. */
+typedef struct sm_block {
+    uint8_t used;                 /* slot holds a running block              */
+    uint32_t ctaid[3];            /* block index in the grid                 */
+    uint32_t first_warp;          /* its warps are slots first_warp..+n-1    */
+    uint32_t warps_live;          /* warps not yet done                      */
+    uint32_t warps_at_bar;        /* warps waiting at bar.sync               */
+    uint8_t *smem;                /* its shared memory                       */
+    uint64_t start;               /* cycle it was placed                     */
+} sm_block_t;
+
+/* One warp scheduler (one per sub-partition). */
+typedef struct sm_sched {
+    uint32_t last;                /* LRR: last slot issued; GTO: greedy slot */
+    uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
+    uint64_t wake;                /* earliest cycle a warp may be ready      */
+    uint8_t reason;               /* gpu_stall_t while it cannot issue       */
+    uint8_t issued;               /* issued at its last evaluation           */
+} sm_sched_t;
+
+typedef struct sm {
+    uint32_t id;                  /* %smid                                   */
+    uint32_t nsched;              /* schedulers in use                       */
+    sm_sched_t sched[SM_MAX_SCHEDULERS];
+    warp_t *warps;                /* nwarps slots                            */
+    uint32_t nwarps;
+    sm_block_t *blocks;           /* nblocks slots                           */
+    uint32_t nblocks;
+    uint32_t blocks_used;         /* resident blocks                         */
+    uint32_t *regfile;            /* nwarps x nregs x 32 registers           */
+    uint8_t *smem;                /* nblocks x shared bytes per block        */
+    uint32_t smem_per_block;
+    uint64_t next_eval;           /* next cycle worth simulating, or NEVER   */
+    uint64_t last_eval;           /* last cycle simulated + 1 (0: none)      */
+    uint64_t age;                 /* counter for warp dispatch order         */
+} sm_t;
+
+/* Allocate slots for blocks_per_sm blocks of the launch's shape. */
+int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err);
+void sm_free(sm_t *sm);
+
+/* Place block ctaid on the SM at cycle now; returns 0, or -1 if no slot. */
+int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now);
+
+/* Simulate cycle now: each scheduler issues at most one instruction.
+ * Sets sm->next_eval. Returns the number of blocks that finished, or -1
+ * on a kernel fault (report in err). */
+int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err);
+
+/* Account the SM's schedulers up to (not including) cycle end. */
+void sm_finish(sm_t *sm, sm_launch_t *l, uint64_t end);
+
+/* Describe where the SM's live warps are (for timeout reports). */
+void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n);
+
+/* Decode per-instruction dependencies for the scoreboard. */
+void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps);
+
+#endif
