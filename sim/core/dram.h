@@ -1,0 +1,83 @@
+/* dram.h - device memory (DRAM/HBM) timing: bandwidth, channels, latency.
+ *
+ * The DRAM is split into `channels` independent channels. Consecutive
+ * blocks of interleave_bytes (256) go to different channels (a simple XOR
+ * hash of the block number, so that power-of-two strides such as the rows
+ * of a 4 KB-pitch matrix do not all land on one channel). Each channel is
+ * a timeline: it moves one burst (burst_bytes, = the 32-byte sector) at a
+ * time, taking burst_bytes / (bytes_per_cycle / channels) cycles per
+ * burst. A request that finds its channel busy waits. Its data is ready at
+ *
+ *     start = max(now, channel free), ready = start + transfer + latency
+ *
+ * where latency (lat_dram, e.g. ~670 cycles on an H200) is the whole
+ * unloaded load-to-use time of a DRAM access as a program sees it.
+ *
+ * bytes_per_cycle is the usable bandwidth: datasheet GB/s / clock, times an
+ * efficiency factor (memsys uses 0.92: an H200 streams 4,410 of its
+ * 4,800 GB/s; refresh, bank and read/write turnaround overheads).
+ *
+ * Time is in "ticks", a fixed fraction of a core cycle (ticks_per_cycle),
+ * so that a transfer shorter than one cycle (an H200 channel moves a
+ * 32-byte burst in about 0.23 cycles) still adds up exactly. Integer ticks
+ * keep the model deterministic on every machine.
+ *
+ * No per-cycle work: a request costs O(1), idle channels cost nothing.
+ */
+#ifndef SIMT_DRAM_H
+#define SIMT_DRAM_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+/* Configuration; a plain value copied at init. */
+typedef struct dram_cfg {
+    uint32_t channels;          /* independent channels (16)                */
+    uint32_t interleave_bytes;  /* bytes per channel block (256), power of 2 */
+    uint32_t burst_bytes;       /* bytes per burst (32)                      */
+    double bytes_per_cycle;     /* usable bandwidth, whole DRAM, per core cycle */
+    uint32_t latency;           /* cycles from start of service to data ready */
+    uint32_t ticks_per_cycle;   /* time resolution (memsys: 1024)            */
+} dram_cfg_t;
+
+typedef struct dram_stats {
+    uint64_t read_bytes;        /* bytes read (whole bursts)                */
+    uint64_t write_bytes;       /* bytes written (whole bursts)             */
+    uint64_t requests;          /* dram_access calls                        */
+    uint64_t wait_ticks;        /* sum over requests of start - now         */
+} dram_stats_t;
+
+typedef struct dram {
+    dram_cfg_t cfg;             /* copy of the configuration                */
+    uint64_t burst_ticks;       /* ticks one burst occupies its channel     */
+    uint64_t latency_ticks;     /* cfg.latency in ticks                     */
+    uint32_t hash_shift;        /* bits in a channel number, ceil(log2 channels) */
+    uint64_t *free_at;          /* per channel: tick it can start the next burst; owned */
+    uint64_t *busy_ticks;       /* per channel: ticks spent transferring; owned */
+    dram_stats_t st;            /* counters since init / dram_reset         */
+} dram_t;
+
+/* Set up the channels (all idle at tick 0). Fails with SIMT_E_USAGE naming
+ * the bad field (channels 0, interleave not a power of two, burst 0,
+ * bytes_per_cycle <= 0, ticks_per_cycle 0) or SIMT_E_NOMEM. On failure d
+ * owns nothing. */
+int dram_init(dram_t *d, const dram_cfg_t *cfg, simt_err_t *err);
+void dram_free(dram_t *d);
+
+/* Make every channel idle at tick 0 and zero the counters. */
+void dram_reset(dram_t *d);
+
+/* Channel that serves byte address addr. */
+uint32_t dram_channel(const dram_t *d, uint64_t addr);
+
+/* Read or write `bytes` (rounded up to whole bursts, all on addr's channel)
+ * arriving at tick `now`. Occupies the channel from start = max(now, its
+ * free tick) for the transfer. Returns the tick the data is ready
+ * (start + transfer + latency); *start (may be NULL) gets the start tick.
+ * Counts bytes. Requests may arrive in any order; a request always queues
+ * behind every earlier-made request on its channel. */
+uint64_t dram_access(dram_t *d, uint64_t now, uint64_t addr, uint32_t bytes,
+                     int is_write, uint64_t *start);
+
+#endif
