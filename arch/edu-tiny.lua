@@ -1,0 +1,60 @@
+-- edu-tiny: a teaching GPU small and slow enough to watch.
+--
+-- Not a real product: every number is chosen so that a beginner can follow
+-- one kernel warp by warp. Two SMs, each with 4 warp schedulers and 32 FP32
+-- lanes (one warp instruction per cycle per SM at best), at most 8 warps
+-- (256 threads) per SM, small caches and a slow memory, so that the effects
+-- of occupancy, coalescing and caching show up after only a few blocks.
+-- Peak FP32: 2 SMs x 32 lanes x 2 FLOP x 1.0 GHz = 128 GFLOP/s.
+return {
+  name = "edu-tiny",
+  vendor_name = "simtlab teaching GPU (2 SMs)",
+
+  -- compute organisation
+  sms = 2,
+  clock_mhz = 1000,            -- 1 cycle = 1 ns: easy arithmetic
+  schedulers_per_sm = 4,       -- like every NVIDIA SM since Maxwell
+  fp32_lanes_per_sm = 32,      -- one warp of FMA per cycle per SM
+  int_lanes_per_sm = 16,
+  sfu_lanes_per_sm = 4,
+  lsu_lanes_per_sm = 8,
+  sched = "lrr",               -- loose round robin: easy to follow
+
+  -- occupancy limits: few warps, so they can all be drawn
+  max_threads_per_sm = 256,    -- 8 warps
+  max_blocks_per_sm = 4,
+  max_threads_per_block = 256,
+  regs_per_sm = 16384,         -- 64 registers for each of the 256 threads
+  reg_alloc_unit = 256,        -- registers per warp are allocated in units of 256
+  smem_per_sm = 16384,         -- 16 KB
+  smem_per_block = 16384,
+  max_grid = {65535, 65535, 65535},
+
+  -- pipeline latencies in cycles (round numbers, same order as real GPUs)
+  lat_alu = 4,
+  lat_fma = 4,
+  lat_sfu = 16,
+  lat_branch = 2,
+  lat_smem = 20,
+  lat_l1 = 30,
+  lat_l2 = 100,
+  lat_dram = 300,
+
+  -- memory hierarchy
+  smem_banks = 32,             -- 32 banks of 4 bytes, as on NVIDIA GPUs
+  l1_bytes = 8192,             -- 8 KB per SM: 64 lines of 128 bytes
+  l1_assoc = 4,
+  l2_bytes = 131072,           -- 128 KB for the chip
+  l2_assoc = 8,
+  line_bytes = 128,
+  sector_bytes = 32,
+  l2_bytes_per_clk = 64,       -- 64 GB/s at 1 GHz
+  dram_gbps = 32,              -- 32 bytes per cycle: one sector per cycle
+  max_mem_inflight = 16,
+  mem_bytes = 256 * 1024 * 1024, -- 256 MB
+
+  -- for comparisons (lesson 15); an imaginary chip
+  tdp_watts = 10,
+  price_per_hour = 0,
+  launch_us = 3,
+}

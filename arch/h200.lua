@@ -1,0 +1,72 @@
+-- h200: NVIDIA H200 SXM 141GB (Hopper, 2024).
+--
+-- Sources (repository files):
+--   [spec]  reference/gpu-specs.md     datasheet and driver figures
+--   [meas]  reference/h200-measured.md measured on a real H200 (calibration)
+--   [wp]    NVIDIA Hopper architecture whitepaper (general knowledge, not in
+--           the repository)
+-- "estimate" marks a number with no trustworthy public source; change it if
+-- you find one and say where it came from.
+--
+-- Check: peak FP32 = 132 SMs x 128 lanes x 2 FLOP x 1.98 GHz = 66.9 TFLOP/s,
+-- the datasheet's 67 TFLOP/s [spec]; measured FMA ceiling 60.3 [meas].
+return {
+  name = "h200",
+  vendor_name = "NVIDIA H200 SXM 141GB",
+
+  -- compute organisation
+  sms = 132,                    -- [spec] [meas] driver: 132 SMs
+  clock_mhz = 1980,             -- [spec] [meas] boost clock 1,980 MHz
+  schedulers_per_sm = 4,        -- [spec] 4 schedulers (sub-partitions) per SM
+  fp32_lanes_per_sm = 128,      -- [spec] 128 FP32 lanes per SM
+  int_lanes_per_sm = 64,        -- [wp] 64 INT32 units per SM
+  sfu_lanes_per_sm = 16,        -- [wp] 16 SFUs per SM (4 per sub-partition)
+  lsu_lanes_per_sm = 32,        -- [wp] 32 LD/ST units per SM (8 per sub-partition)
+  sched = "gto",                -- estimate: NVIDIA does not document its policy;
+                                -- greedy-then-oldest is the usual simulator model
+
+  -- occupancy limits
+  max_threads_per_sm = 2048,    -- [meas] driver: 2,048 threads per SM
+  max_blocks_per_sm = 32,       -- [wp] 32 resident blocks per SM (compute capability 9.0)
+  max_threads_per_block = 1024, -- [wp] 1,024 threads per block
+  regs_per_sm = 65536,          -- [meas] driver: 65,536 registers (= 256 KB [spec])
+  reg_alloc_unit = 256,         -- [wp] registers are allocated per warp in units of 256
+  smem_per_sm = 233472,         -- [spec] [meas] 228 KB shared memory per SM
+  smem_per_block = 232448,      -- [wp] 227 KB per block (228 KB minus 1 KB reserved)
+  max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+
+  -- latencies in cycles from issue to result ready (load-to-use)
+  lat_alu = 4,                  -- estimate: integer ALU taken equal to FMA
+  lat_fma = 4,                  -- [meas] dependent FP32 FMA 4.4 cycles incl. loop overhead
+  lat_sfu = 16,                 -- estimate: typical SFU latency (not measured)
+  lat_branch = 4,               -- estimate
+  lat_smem = 29,                -- [meas] shared-memory pointer chase 29 cycles
+  lat_l1 = 40,                  -- [meas] global load L1 hit 40-46 cycles
+  lat_l2 = 290,                 -- [meas] L2 hit, near partition 287 cycles
+                                -- (spread over both partitions: 500-530)
+  lat_dram = 670,               -- [meas] DRAM 672 cycles (1 GiB footprint)
+
+  -- memory hierarchy
+  smem_banks = 32,              -- [meas] 32 banks of 4 bytes (stride-33 padding removes conflicts)
+  l1_bytes = 65536,             -- estimate: L1 and shared memory share 256 KB per SM [spec];
+                                -- the L1 share depends on the carve-out. [meas] saw L1 hits
+                                -- up to a 64 KB footprint, so 64 KB here.
+  l1_assoc = 4,                 -- estimate
+  l2_bytes = 62914560,          -- [spec] [meas] driver: 62,914,560 bytes (60 MB)
+  l2_assoc = 16,                -- estimate
+  line_bytes = 128,             -- [wp] 128-byte cache lines
+  sector_bytes = 32,            -- [wp] 32-byte sectors
+  l2_bytes_per_clk = 3072,      -- estimate: ~6.1 TB/s at 1.98 GHz, above HBM so that L2
+                                -- hits pay off; not in the reference data
+  dram_gbps = 4800,             -- [spec] 4,800 GB/s HBM3e (measured streaming read: 4,410 [meas])
+  max_mem_inflight = 256,       -- estimate from Little's law with [meas]: 4,410 GB/s x
+                                -- 672 cycles / 1.98 GHz = 1.5 MB in flight = 11 KB per SM,
+                                -- about 350 sectors of 32 bytes
+  mem_bytes = 141000000000,     -- [spec] 141 GB HBM3e
+
+  -- for comparisons (lesson 15); not used by the timing model
+  tdp_watts = 700,              -- [spec] 700 W
+  price_per_hour = 4.5,         -- [spec] on-demand list price ~$4-5.6 per GPU-hour,
+                                -- volatile list price 2026
+  launch_us = 3.2,              -- [meas] back-to-back empty kernel launches: 3.2 us each
+}

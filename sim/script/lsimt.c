@@ -1,0 +1,531 @@
+/* lsimt.c - the Lua module `simt` (see lsimt.h).
+ *
+ *   local g = simt.gpu{arch = "h200", sms = 16}      GPU from preset + overrides
+ *   g.name  g.desc                                   preset name, all fields
+ *   local k = simt.kernel("lessons/kernels/x.s")     assemble a kernel
+ *   k.name k.nregs k.nparams k.params k.shared_bytes k.ninstr k:listing()
+ *   local r = g:launch(k, {grid = {4, 4}, block = {16, 16}}, A, B, C, n)
+ *   r.cycles r.time_us r.ipc r.tflops r.dram_gbs r.stalls.memory ...
+ *   simt.f32(x) simt.i32(x)  force how a number is passed to a kernel
+ *   simt.tensor{...} simt.ref.* simt.presets() simt.version
+ *
+ * Userdata own their C resources and release them in __gc, so an error
+ * raised at any point leaks nothing: every allocation is made after the
+ * userdata that will free it exists.
+ */
+#include "lsimt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "arch.h"
+#include "asm.h"
+#include "tensor.h"
+
+#ifndef SIMT_VERSION
+#define SIMT_VERSION "0.1.0"
+#endif
+
+#define KERNEL_MT "simt.kernel"
+#define SCALAR_MT "simt.scalar"
+
+/* A kernel object: an assembled program. */
+typedef struct lkernel {
+    isa_program_t prog;  /* owned once loaded                       */
+    int loaded;          /* 1 after a successful assembly           */
+} lkernel_t;
+
+/* simt.f32(x) / simt.i32(x): a number with a forced kernel encoding. */
+typedef struct lscalar {
+    uint32_t bits;       /* the 32 bits passed to the kernel         */
+    int is_float;        /* 1: f32, 0: i32                           */
+    double value;        /* the Lua number, for printing             */
+} lscalar_t;
+
+/* ---- GPU --------------------------------------------------------------- */
+
+static lgpu_t *check_gpu(lua_State *L, int arg)
+{
+    lgpu_t *G = (lgpu_t *)luaL_checkudata(L, arg, LGPU_MT);
+    if (!G->g)
+        luaL_error(L, "the GPU has been freed");
+    return G;
+}
+
+/* simt.gpu{arch = "h200", field = value, ...}, simt.gpu("h200") or
+ * simt.gpu() (the default description, edu-tiny's values). */
+static int l_gpu(lua_State *L)
+{
+    gpu_desc_t d;
+    simt_err_t err;
+    lgpu_t *G;
+    simt_err_clear(&err);
+    if (lua_isnoneornil(L, 1)) {
+        lua_settop(L, 0);
+        lua_newtable(L);
+    } else if (lua_type(L, 1) == LUA_TSTRING) {
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, 1);
+        lua_setfield(L, -2, "arch");
+        lua_replace(L, 1);
+    } else if (lua_type(L, 1) != LUA_TTABLE) {
+        return luaL_typeerror(L, 1, "table like {arch = \"h200\"} or a preset name");
+    }
+    if (arch_desc_from_table(L, 1, &d, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
+    G->g = NULL;
+    G->ntensors = 0;
+    luaL_setmetatable(L, LGPU_MT);
+    G->g = gpu_create(&d, &err);
+    if (!G->g)
+        return luaL_error(L, "%s", err.msg);
+    return 1;
+}
+
+static int gpu_gc(lua_State *L)
+{
+    lgpu_t *G = (lgpu_t *)luaL_checkudata(L, 1, LGPU_MT);
+    if (G->g) {
+        gpu_free(G->g);
+        G->g = NULL;
+    }
+    return 0;
+}
+
+static int gpu_tostring(lua_State *L)
+{
+    lgpu_t *G = (lgpu_t *)luaL_checkudata(L, 1, LGPU_MT);
+    if (!G->g) {
+        lua_pushstring(L, "gpu (freed)");
+    } else {
+        const gpu_desc_t *d = gpu_desc(G->g);
+        lua_pushfstring(L, "gpu '%s' (%d SMs, %d MHz)", d->name, (int)d->sms,
+                        (int)(d->clock_mhz + 0.5));
+    }
+    return 1;
+}
+
+/* Read a grid/block shape: a number or a table of 1 to 3 integers >= 1. */
+static void get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
+{
+    int ty = lua_getfield(L, idx, key), i;
+    out[0] = out[1] = out[2] = 1;
+    if (ty == LUA_TNIL) {
+        luaL_error(L, "launch: the configuration needs '%s', e.g. %s = {4, 4}", key, key);
+    } else if (ty == LUA_TNUMBER) {
+        lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+        if (v < 1 || v > (lua_Integer)UINT32_MAX)
+            luaL_error(L, "launch: %s must be a positive integer, got %s", key,
+                       luaL_tolstring(L, -1, NULL));
+        out[0] = (uint32_t)v;
+    } else if (ty == LUA_TTABLE) {
+        lua_Integer n = luaL_len(L, -1);
+        if (n < 1 || n > 3)
+            luaL_error(L, "launch: %s must have 1 to 3 sizes, got %d", key, (int)n);
+        for (i = 0; i < (int)n; i++) {
+            lua_Integer v;
+            lua_geti(L, -1, i + 1);
+            v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+            if (v < 1 || v > (lua_Integer)UINT32_MAX)
+                luaL_error(L, "launch: %s[%d] must be a positive integer, got %s", key, i + 1,
+                           luaL_tolstring(L, -1, NULL));
+            out[i] = (uint32_t)v;
+            lua_pop(L, 1);
+        }
+    } else {
+        luaL_error(L, "launch: %s must be a number or a table of 1 to 3 integers, got %s", key,
+                   luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+}
+
+/* The 32 bits for kernel argument arg (param index i of kernel p). */
+static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int arg, int i)
+{
+    tensor_t *t = tensor_test(L, arg);
+    lscalar_t *s = (lscalar_t *)luaL_testudata(L, arg, SCALAR_MT);
+    const char *pname = p->params[i];
+    if (t) {
+        if (!t->gpu)
+            luaL_error(L, "launch: argument %d (%s) is a host tensor; kernels need device "
+                          "tensors (make it with g:tensor{...})", i + 1, pname);
+        if (t->gpu != G)
+            luaL_error(L, "launch: argument %d (%s) is a tensor on another GPU", i + 1, pname);
+        return t->addr;
+    }
+    if (s)
+        return s->bits;
+    if (lua_isinteger(L, arg)) {
+        lua_Integer v = lua_tointeger(L, arg);
+        if (v < INT32_MIN || v > (lua_Integer)UINT32_MAX)
+            luaL_error(L, "launch: argument %d (%s) = %I does not fit in 32 bits", i + 1, pname,
+                       v);
+        return (uint32_t)v;
+    }
+    if (lua_type(L, arg) == LUA_TNUMBER) {
+        float f = (float)lua_tonumber(L, arg);
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        return bits;
+    }
+    luaL_error(L, "launch: argument %d (%s) must be a device tensor or a number, got %s",
+               i + 1, pname, luaL_typename(L, arg));
+    return 0;
+}
+
+static void set_int(lua_State *L, const char *k, uint64_t v)
+{
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* Push the result table of a launch. */
+static void push_stats(lua_State *L, const gpu_stats_t *st)
+{
+    double secs = st->time_us * 1e-6;
+    lua_createtable(L, 0, 40);
+    set_int(L, "cycles", st->cycles);
+    set_num(L, "time_us", st->time_us);
+    set_int(L, "warp_instrs", st->warp_instrs);
+    set_int(L, "thread_instrs", st->thread_instrs);
+    set_int(L, "flops", st->flops);
+    set_int(L, "blocks", st->blocks);
+    set_int(L, "threads", st->threads);
+    set_int(L, "gld_bytes", st->gld_bytes);
+    set_int(L, "gst_bytes", st->gst_bytes);
+    set_int(L, "sld_bytes", st->sld_bytes);
+    set_int(L, "sst_bytes", st->sst_bytes);
+    set_int(L, "gld_sectors", st->gld_sectors);
+    set_int(L, "gst_sectors", st->gst_sectors);
+    set_int(L, "smem_wavefronts", st->smem_wavefronts);
+    set_int(L, "l1_hits", st->l1_hits);
+    set_int(L, "l1_misses", st->l1_misses);
+    set_int(L, "l2_hits", st->l2_hits);
+    set_int(L, "l2_misses", st->l2_misses);
+    set_int(L, "dram_bytes", st->dram_bytes);
+    set_int(L, "divergent_branches", st->divergent_branches);
+    set_int(L, "issue_slots", st->issue_slots);
+    set_int(L, "blocks_per_sm", st->blocks_per_sm);
+    set_int(L, "warps_per_sm", st->warps_per_sm);
+    set_num(L, "occupancy", st->occupancy);
+    lua_pushstring(L, st->occupancy_limit);
+    lua_setfield(L, -2, "occupancy_limit");
+    lua_createtable(L, 0, STALL_COUNT);
+    set_int(L, "memory", st->stalls[STALL_MEMORY]);
+    set_int(L, "dependency", st->stalls[STALL_DEPENDENCY]);
+    set_int(L, "barrier", st->stalls[STALL_BARRIER]);
+    set_int(L, "pipe", st->stalls[STALL_PIPE]);
+    set_int(L, "idle", st->stalls[STALL_IDLE]);
+    lua_setfield(L, -2, "stalls");
+    /* derived */
+    set_num(L, "ipc", st->cycles ? (double)st->warp_instrs / (double)st->cycles : 0.0);
+    set_num(L, "tflops", secs > 0 ? (double)st->flops / secs / 1e12 : 0.0);
+    set_num(L, "dram_gbs", secs > 0 ? (double)st->dram_bytes / secs / 1e9 : 0.0);
+}
+
+static const char *const launch_keys[] = { "block", "grid", "max_cycles", "max_warp_instrs",
+                                           "warm_caches" };
+#define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
+
+/* g:launch(k, {grid=, block=, max_cycles=, max_warp_instrs=, warm_caches=},
+ *          args...) -> stats table. */
+static int gpu_launch_l(lua_State *L)
+{
+    lgpu_t *G = check_gpu(L, 1);
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 2, KERNEL_MT);
+    const isa_program_t *p = &K->prog;
+    gpu_launch_t cfg;
+    gpu_stats_t st;
+    simt_err_t err;
+    uint32_t args[ISA_MAX_PARAMS];
+    int nargs = lua_gettop(L) - 3, i;
+    luaL_checktype(L, 3, LUA_TTABLE);
+    if (!K->loaded)
+        return luaL_error(L, "launch: kernel is not loaded");
+    /* configuration keys */
+    lua_pushnil(L);
+    while (lua_next(L, 3) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        size_t j;
+        int known = 0;
+        for (j = 0; k && j < NLAUNCH_KEYS; j++)
+            known |= strcmp(k, launch_keys[j]) == 0;
+        if (!known) {
+            const char *hint = k ? arch_closest(k, launch_keys, NLAUNCH_KEYS) : NULL;
+            return luaL_error(L, "launch: unknown configuration key '%s'%s%s%s",
+                              k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
+                              hint ? hint : "",
+                              hint ? "'?)" : " (keys: grid, block, max_cycles, max_warp_instrs, "
+                                             "warm_caches)");
+        }
+        lua_pop(L, 1);
+    }
+    memset(&cfg, 0, sizeof cfg);
+    get_dim3(L, 3, "grid", cfg.grid);
+    get_dim3(L, 3, "block", cfg.block);
+    if (lua_getfield(L, 3, "max_cycles") != LUA_TNIL) {
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+            return luaL_error(L, "launch: max_cycles must be a positive integer, got %s",
+                              luaL_tolstring(L, -1, NULL));
+        cfg.max_cycles = (uint64_t)lua_tointeger(L, -1);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 3, "max_warp_instrs") != LUA_TNIL) {
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+            return luaL_error(L, "launch: max_warp_instrs must be a positive integer, got %s",
+                              luaL_tolstring(L, -1, NULL));
+        cfg.max_warp_instrs = (uint64_t)lua_tointeger(L, -1);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 3, "warm_caches") != LUA_TNIL) {
+        if (!lua_isboolean(L, -1))
+            return luaL_error(L, "launch: warm_caches must be true or false, got %s",
+                              luaL_typename(L, -1));
+        cfg.warm_caches = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    if (nargs != (int)p->nparams) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        lua_pushfstring(L, "kernel '%s' takes %d argument%s (", p->name, (int)p->nparams,
+                        p->nparams == 1 ? "" : "s");
+        luaL_addvalue(&b);
+        for (i = 0; i < (int)p->nparams; i++) {
+            if (i)
+                luaL_addstring(&b, ", ");
+            luaL_addstring(&b, p->params[i]);
+        }
+        lua_pushfstring(L, "), got %d", nargs);
+        luaL_addvalue(&b);
+        luaL_pushresult(&b);
+        return luaL_error(L, "%s", lua_tostring(L, -1));
+    }
+    for (i = 0; i < nargs; i++)
+        args[i] = arg_bits(L, G, p, 4 + i, i);
+    simt_err_clear(&err);
+    if (gpu_launch(G->g, p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    push_stats(L, &st);
+    return 1;
+}
+
+static const luaL_Reg gpu_methods[] = {
+    { "tensor", tensor_gpu_new }, { "launch", gpu_launch_l }, { NULL, NULL }
+};
+
+/* g.key: methods, then the fields name and desc. */
+static int gpu_index(lua_State *L)
+{
+    lgpu_t *G = check_gpu(L, 1);
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (!k)
+        return 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    if (lua_getfield(L, -1, k) != LUA_TNIL)
+        return 1;
+    if (strcmp(k, "name") == 0)
+        lua_pushstring(L, gpu_desc(G->g)->name);
+    else if (strcmp(k, "desc") == 0)
+        arch_push_desc(L, gpu_desc(G->g));
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fclose(f);
+    return 1;
+}
+
+/* simt.kernel(path): assemble; relative paths not found from the current
+ * directory are looked up on the search path (arch.h). Assembler errors
+ * are raised unchanged (they carry file:line:col). */
+static int l_kernel(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char found[1024];
+    lkernel_t *K;
+    simt_err_t err;
+    if (!file_exists(path) && path[0] != '/' && arch_find_file(path, found, sizeof found) == 0)
+        path = lua_pushstring(L, found);
+    K = (lkernel_t *)lua_newuserdatauv(L, sizeof *K, 0);
+    memset(K, 0, sizeof *K);
+    luaL_setmetatable(L, KERNEL_MT);
+    simt_err_clear(&err);
+    if (asm_assemble_file(path, &K->prog, &err) != 0) {
+        lua_pushstring(L, err.msg);
+        return lua_error(L);
+    }
+    K->loaded = 1;
+    return 1;
+}
+
+static int kernel_gc(lua_State *L)
+{
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
+    if (K->loaded) {
+        isa_program_free(&K->prog);
+        K->loaded = 0;
+    }
+    return 0;
+}
+
+static int kernel_tostring(lua_State *L)
+{
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
+    lua_pushfstring(L, "kernel '%s' (%d instructions, %d registers, %d params)", K->prog.name,
+                    (int)K->prog.ncode, (int)K->prog.nregs, (int)K->prog.nparams);
+    return 1;
+}
+
+static int kernel_listing(lua_State *L)
+{
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
+    char *text;
+    if (!K->loaded)
+        return luaL_error(L, "listing: kernel is not loaded");
+    text = asm_disassemble(&K->prog);
+    if (!text)
+        return luaL_error(L, "listing: out of memory");
+    lua_pushstring(L, text); /* raises only if Lua itself is out of memory */
+    free(text);
+    return 1;
+}
+
+static int kernel_index(lua_State *L)
+{
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
+    const isa_program_t *p = &K->prog;
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    uint32_t i;
+    if (!k)
+        return 0;
+    if (strcmp(k, "listing") == 0)
+        lua_pushcfunction(L, kernel_listing);
+    else if (strcmp(k, "name") == 0)
+        lua_pushstring(L, p->name);
+    else if (strcmp(k, "file") == 0)
+        lua_pushstring(L, p->file);
+    else if (strcmp(k, "nregs") == 0)
+        lua_pushinteger(L, p->nregs);
+    else if (strcmp(k, "nparams") == 0)
+        lua_pushinteger(L, p->nparams);
+    else if (strcmp(k, "shared_bytes") == 0)
+        lua_pushinteger(L, p->shared_bytes);
+    else if (strcmp(k, "ninstr") == 0)
+        lua_pushinteger(L, p->ncode);
+    else if (strcmp(k, "params") == 0) {
+        lua_createtable(L, (int)p->nparams, 0);
+        for (i = 0; i < p->nparams; i++) {
+            lua_pushstring(L, p->params[i]);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+    } else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* ---- scalars, module ---------------------------------------------------- */
+
+static int l_f32(lua_State *L)
+{
+    double v = luaL_checknumber(L, 1);
+    lscalar_t *s = (lscalar_t *)lua_newuserdatauv(L, sizeof *s, 0);
+    float f = (float)v;
+    memcpy(&s->bits, &f, sizeof s->bits);
+    s->is_float = 1;
+    s->value = v;
+    luaL_setmetatable(L, SCALAR_MT);
+    return 1;
+}
+
+static int l_i32(lua_State *L)
+{
+    lua_Integer v;
+    lscalar_t *s;
+    if (!lua_isinteger(L, 1) && lua_type(L, 1) == LUA_TNUMBER) {
+        lua_Number x = lua_tonumber(L, 1);
+        luaL_argcheck(L, x == (lua_Number)(lua_Integer)x, 1, "number has no integer value");
+    }
+    v = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, v >= INT32_MIN && v <= (lua_Integer)UINT32_MAX, 1,
+                  "integer does not fit in 32 bits");
+    s = (lscalar_t *)lua_newuserdatauv(L, sizeof *s, 0);
+    s->bits = (uint32_t)v;
+    s->is_float = 0;
+    s->value = (double)v;
+    luaL_setmetatable(L, SCALAR_MT);
+    return 1;
+}
+
+static int scalar_tostring(lua_State *L)
+{
+    lscalar_t *s = (lscalar_t *)luaL_checkudata(L, 1, SCALAR_MT);
+    if (s->is_float)
+        lua_pushfstring(L, "f32(%f)", s->value);
+    else
+        lua_pushfstring(L, "i32(%I)", (lua_Integer)s->value);
+    return 1;
+}
+
+static int l_presets(lua_State *L)
+{
+    arch_push_presets(L);
+    return 1;
+}
+
+/* Create metatable name with __gc, __tostring and an __index function
+ * that gets the table at the top of the stack (or nothing) as upvalue. */
+static void new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
+                      lua_CFunction index, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name);
+    if (gc) {
+        lua_pushcfunction(L, gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_pushcfunction(L, tostr);
+    lua_setfield(L, -2, "__tostring");
+    if (index) {
+        lua_newtable(L);
+        if (methods)
+            luaL_setfuncs(L, methods, 0);
+        lua_pushcclosure(L, index, 1);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+}
+
+int luaopen_simt(lua_State *L)
+{
+    static const luaL_Reg fns[] = {
+        { "gpu", l_gpu }, { "kernel", l_kernel }, { "tensor", tensor_host_new },
+        { "f32", l_f32 }, { "i32", l_i32 }, { "presets", l_presets }, { NULL, NULL }
+    };
+    new_class(L, LGPU_MT, gpu_gc, gpu_tostring, gpu_index, gpu_methods);
+    new_class(L, KERNEL_MT, kernel_gc, kernel_tostring, kernel_index, NULL);
+    new_class(L, SCALAR_MT, NULL, scalar_tostring, NULL, NULL);
+    tensor_register(L);
+    luaL_newlib(L, fns);
+    lua_pushstring(L, SIMT_VERSION);
+    lua_setfield(L, -2, "version");
+    ref_push(L);
+    lua_setfield(L, -2, "ref");
+    return 1;
+}

@@ -1,0 +1,784 @@
+/* tensor.c - tensors for the Lua binding (see tensor.h).
+ *
+ * Lua surface:
+ *   simt.tensor{4, 4, dtype="f32", init="random", seed=1, lo=-1, hi=1}
+ *   g:tensor{...}            same, in the GPU's device memory
+ *   t:shape() #t t.dtype t.addr t.ndim t.device
+ *   t:get(i, j) t:set(i, j, v) t:to_table() t:fill(v) t:copy_from(x)
+ *   t:allclose(u, rtol, atol) t:max_abs_diff(u) t:sum() t:reshape(d1, ...)
+ *   t:to_host()
+ * Indices are 1-based like everything else in Lua.
+ */
+#include "tensor.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "arch.h"
+
+/* ---- dtypes ------------------------------------------------------------ */
+
+static double f32_load(const void *p)
+{
+    float f;
+    memcpy(&f, p, sizeof f);
+    return f;
+}
+
+static void f32_store(void *p, double v)
+{
+    float f = (float)v;
+    memcpy(p, &f, sizeof f);
+}
+
+static double i32_load(const void *p)
+{
+    int32_t i;
+    memcpy(&i, p, sizeof i);
+    return i;
+}
+
+/* Round to nearest, saturate to the int32 range, NaN -> 0. */
+static void i32_store(void *p, double v)
+{
+    int32_t i;
+    if (v != v)
+        i = 0;
+    else if (v >= 2147483647.0)
+        i = INT32_MAX;
+    else if (v <= -2147483648.0)
+        i = INT32_MIN;
+    else
+        i = (int32_t)floor(v + 0.5);
+    memcpy(p, &i, sizeof i);
+}
+
+/* Every dtype the binding knows. Number formats (f16, bf16, tf32, e4m3,
+ * e5m2) become one more line each here, with converters from numfmt. */
+static const tensor_dtype_t tensor_dtypes[] = {
+    { "f32", 4, 1, f32_load, f32_store },
+    { "i32", 4, 0, i32_load, i32_store },
+};
+
+#define NDTYPES (sizeof tensor_dtypes / sizeof tensor_dtypes[0])
+
+const tensor_dtype_t *tensor_dtype_find(const char *name)
+{
+    size_t i;
+    for (i = 0; i < NDTYPES; i++)
+        if (strcmp(tensor_dtypes[i].name, name) == 0)
+            return &tensor_dtypes[i];
+    return NULL;
+}
+
+/* ---- basics ------------------------------------------------------------ */
+
+uint64_t tensor_bytes(const tensor_t *t)
+{
+    return (uint64_t)t->n * t->dt->bytes;
+}
+
+uint8_t *tensor_data(lua_State *L, tensor_t *t)
+{
+    uint8_t *p;
+    if (!t->gpu)
+        return t->host;
+    if (!t->gpu->g)
+        luaL_error(L, "tensor's GPU has been freed");
+    p = mem_ptr(gpu_mem(t->gpu->g), t->addr, (uint32_t)tensor_bytes(t));
+    if (!p)
+        luaL_error(L, "tensor's device memory at 0x%08x is no longer allocated",
+                   (unsigned)t->addr);
+    return p;
+}
+
+double tensor_load(lua_State *L, tensor_t *t, int64_t i)
+{
+    return t->dt->load(tensor_data(L, t) + (size_t)i * t->dt->bytes);
+}
+
+tensor_t *tensor_test(lua_State *L, int arg)
+{
+    return (tensor_t *)luaL_testudata(L, arg, TENSOR_MT);
+}
+
+tensor_t *tensor_check(lua_State *L, int arg)
+{
+    return (tensor_t *)luaL_checkudata(L, arg, TENSOR_MT);
+}
+
+const char *tensor_shape_str(const tensor_t *t, char *buf, size_t n)
+{
+    size_t used = 0;
+    int i;
+    used += (size_t)snprintf(buf, n, "{");
+    for (i = 0; i < t->ndim && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? ", " : "",
+                                 (long long)t->dims[i]);
+    if (used < n)
+        snprintf(buf + used, n - used, "}");
+    return buf;
+}
+
+/* Check ndim/dims and fill t's shape fields; raises on bad sizes. */
+static void set_shape(lua_State *L, tensor_t *t, int ndim, const int64_t *dims,
+                      const tensor_dtype_t *dt)
+{
+    int i;
+    int64_t n = 1;
+    if (ndim < 1 || ndim > TENSOR_MAX_DIMS)
+        luaL_error(L, "a tensor has 1 to %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
+    for (i = 0; i < ndim; i++) {
+        if (dims[i] < 1)
+            luaL_error(L, "tensor dimension %d must be at least 1, got %lld", i + 1,
+                       (long long)dims[i]);
+        if (dims[i] > ((int64_t)1 << 32) / n)
+            luaL_error(L, "tensor too large (more than 2^32 elements)");
+        n *= dims[i];
+        t->dims[i] = dims[i];
+    }
+    if ((uint64_t)n * dt->bytes > UINT32_MAX)
+        luaL_error(L, "tensor of %lld %s elements is too large (32-bit device addresses)",
+                   (long long)n, dt->name);
+    t->ndim = ndim;
+    t->n = n;
+    t->dt = dt;
+}
+
+#define HOST_DATA_OFFSET ((sizeof(tensor_t) + 15) / 16 * 16)
+
+tensor_t *tensor_new_host(lua_State *L, int ndim, const int64_t *dims,
+                          const tensor_dtype_t *dt)
+{
+    tensor_t tmp, *t;
+    memset(&tmp, 0, sizeof tmp);
+    set_shape(L, &tmp, ndim, dims, dt);
+    t = (tensor_t *)lua_newuserdatauv(L, HOST_DATA_OFFSET + (size_t)tensor_bytes(&tmp), 1);
+    *t = tmp;
+    t->host = (uint8_t *)t + HOST_DATA_OFFSET;
+    memset(t->host, 0, (size_t)tensor_bytes(t));
+    luaL_setmetatable(L, TENSOR_MT);
+    return t;
+}
+
+/* Push a new zeroed device tensor on the GPU userdata at gidx. */
+static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64_t *dims,
+                                   const tensor_dtype_t *dt, const char *label)
+{
+    lgpu_t *G = (lgpu_t *)luaL_checkudata(L, gidx, LGPU_MT);
+    tensor_t *t;
+    simt_err_t err;
+    char auto_label[32];
+    gidx = lua_absindex(L, gidx);
+    if (!G->g)
+        luaL_error(L, "the GPU has been freed");
+    t = (tensor_t *)lua_newuserdatauv(L, sizeof(tensor_t), 1);
+    memset(t, 0, sizeof *t);
+    t->dt = dt;
+    luaL_setmetatable(L, TENSOR_MT); /* __gc sees addr == 0 until allocated */
+    set_shape(L, t, ndim, dims, dt);
+    t->gpu = G;
+    lua_pushvalue(L, gidx);
+    lua_setiuservalue(L, -2, 1);     /* keep the GPU alive */
+    if (!label) {
+        snprintf(auto_label, sizeof auto_label, "tensor#%u", (unsigned)++G->ntensors);
+        label = auto_label;
+    }
+    if (gpu_malloc(G->g, tensor_bytes(t), label, &t->addr, &err) != 0) {
+        t->addr = 0;
+        luaL_error(L, "%s", err.msg);
+    }
+    return t;
+}
+
+double *tensor_push_doubles(lua_State *L, tensor_t *t)
+{
+    double *out = (double *)lua_newuserdatauv(L, (size_t)t->n * sizeof(double), 0);
+    const uint8_t *p = tensor_data(L, t);
+    int64_t i;
+    for (i = 0; i < t->n; i++)
+        out[i] = t->dt->load(p + (size_t)i * t->dt->bytes);
+    return out;
+}
+
+/* A number for element storage in t from argument arg; integer dtypes
+ * need an integer in range. */
+static double check_value(lua_State *L, int arg, const tensor_t *t)
+{
+    double v = luaL_checknumber(L, arg);
+    if (!t->dt->is_float) {
+        if (v != floor(v) || v < -2147483648.0 || v > 2147483647.0)
+            luaL_argerror(L, arg, lua_pushfstring(L, "%s tensor needs an integer in the "
+                                                  "int32 range, got %s", t->dt->name,
+                                                  luaL_tolstring(L, arg, NULL)));
+    }
+    return v;
+}
+
+/* ---- filling ----------------------------------------------------------- */
+
+static void fill_value(lua_State *L, tensor_t *t, double v)
+{
+    uint8_t *p = tensor_data(L, t);
+    int64_t i;
+    for (i = 0; i < t->n; i++)
+        t->dt->store(p + (size_t)i * t->dt->bytes, v);
+}
+
+/* Walk a (possibly nested) table of numbers at idx, storing values while
+ * *pos < t->n and counting all of them in *pos. */
+static void fill_walk(lua_State *L, int idx, tensor_t *t, uint8_t *p, int64_t *pos, int depth)
+{
+    lua_Integer i, len;
+    if (depth > TENSOR_MAX_DIMS)
+        luaL_error(L, "tensor values nested more than %d tables deep", TENSOR_MAX_DIMS);
+    len = luaL_len(L, idx);
+    for (i = 1; i <= len; i++) {
+        int ty = lua_geti(L, idx, i);
+        if (ty == LUA_TTABLE) {
+            fill_walk(L, lua_gettop(L), t, p, pos, depth + 1);
+        } else if (ty == LUA_TNUMBER) {
+            double v = lua_tonumber(L, -1);
+            if (!t->dt->is_float && v != floor(v))
+                luaL_error(L, "%s tensor value %lld is not an integer (%g)", t->dt->name,
+                           (long long)*pos + 1, v);
+            if (*pos < t->n)
+                t->dt->store(p + (size_t)*pos * t->dt->bytes, v);
+            (*pos)++;
+        } else {
+            luaL_error(L, "tensor values must be numbers, value %lld is %s",
+                       (long long)*pos + 1, luaL_typename(L, -1));
+        }
+        lua_pop(L, 1);
+    }
+}
+
+static void fill_table(lua_State *L, int idx, tensor_t *t)
+{
+    int64_t pos = 0;
+    char shape[96];
+    fill_walk(L, lua_absindex(L, idx), t, tensor_data(L, t), &pos, 1);
+    if (pos != t->n)
+        luaL_error(L, "table has %lld values, tensor %s needs %lld", (long long)pos,
+                   tensor_shape_str(t, shape, sizeof shape), (long long)t->n);
+}
+
+static void check_same_shape(lua_State *L, const tensor_t *a, const tensor_t *b,
+                             const char *what)
+{
+    int i, same = a->ndim == b->ndim;
+    for (i = 0; same && i < a->ndim; i++)
+        same = a->dims[i] == b->dims[i];
+    if (!same) {
+        char sa[96], sb[96];
+        luaL_error(L, "%s: shapes differ: %s vs %s", what, tensor_shape_str(a, sa, sizeof sa),
+                   tensor_shape_str(b, sb, sizeof sb));
+    }
+}
+
+static void copy_tensor(lua_State *L, tensor_t *dst, tensor_t *src)
+{
+    uint8_t *d = tensor_data(L, dst);
+    const uint8_t *s = tensor_data(L, src);
+    int64_t i;
+    if (dst->dt == src->dt) {
+        memmove(d, s, (size_t)tensor_bytes(dst));
+        return;
+    }
+    for (i = 0; i < dst->n; i++)
+        dst->dt->store(d + (size_t)i * dst->dt->bytes,
+                       src->dt->load(s + (size_t)i * src->dt->bytes));
+}
+
+/* splitmix64: a small, well-mixed, deterministic generator. */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform values: floats in [lo, hi), integers in [lo, hi]. */
+static void fill_random(lua_State *L, tensor_t *t, uint64_t seed, double lo, double hi)
+{
+    uint8_t *p = tensor_data(L, t);
+    uint64_t state = seed;
+    unsigned sz = t->dt->bytes;
+    int64_t i;
+    if (!(lo <= hi) || (t->dt->is_float && lo == hi))
+        luaL_error(L, "random init needs lo < hi, got lo=%g hi=%g", lo, hi);
+    for (i = 0; i < t->n; i++) {
+        uint64_t z = splitmix64(&state);
+        if (t->dt->is_float) {
+            double u = (double)(z >> 11) * (1.0 / 9007199254740992.0); /* [0, 1) */
+            t->dt->store(p + (size_t)i * sz, lo + (hi - lo) * u);
+            if (t->dt->load(p + (size_t)i * sz) >= hi) /* rounded up to hi */
+                t->dt->store(p + (size_t)i * sz, lo);
+        } else {
+            uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+            t->dt->store(p + (size_t)i * sz, (double)((int64_t)lo + (int64_t)(z % range)));
+        }
+    }
+}
+
+/* ---- constructors -------------------------------------------------------- */
+
+static const char *const spec_keys[] = { "dtype", "hi", "init", "lo", "name", "seed" };
+#define NSPEC_KEYS (sizeof spec_keys / sizeof spec_keys[0])
+
+/* Read the shape and dtype of a spec table at idx (keys checked). */
+static void parse_spec(lua_State *L, int idx, int *ndim, int64_t dims[TENSOR_MAX_DIMS],
+                       const tensor_dtype_t **dt)
+{
+    lua_Integer len, i;
+    char bad[64] = "";
+    const char *dname;
+    luaL_checktype(L, idx, LUA_TTABLE);
+    len = luaL_len(L, idx);
+    /* keys: 1..len and the known names; report the smallest unknown name */
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            size_t j;
+            int known = 0;
+            for (j = 0; j < NSPEC_KEYS && !known; j++)
+                known = strcmp(k, spec_keys[j]) == 0;
+            if (!known && (!bad[0] || strcmp(k, bad) < 0))
+                snprintf(bad, sizeof bad, "%s", k);
+        } else if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1
+                   || lua_tointeger(L, -1) > len) {
+            luaL_argerror(L, idx, "tensor spec keys are dimensions {d1, d2, ...} and "
+                                  "dtype, init, seed, lo, hi, name");
+        }
+    }
+    if (bad[0]) {
+        const char *hint = arch_closest(bad, spec_keys, NSPEC_KEYS);
+        luaL_argerror(L, idx, lua_pushfstring(L, "unknown tensor option '%s'%s%s%s", bad,
+                                              hint ? " (did you mean '" : "",
+                                              hint ? hint : "", hint ? "'?)" : ""));
+    }
+    if (len < 1 || len > TENSOR_MAX_DIMS)
+        luaL_argerror(L, idx, lua_pushfstring(L, "expected 1 to %d dimensions like {256, 256},"
+                                              " got %d", TENSOR_MAX_DIMS, (int)len));
+    for (i = 1; i <= len; i++) {
+        int isint = 0;
+        lua_Integer v;
+        lua_geti(L, idx, i);
+        v = lua_tointegerx(L, -1, &isint);
+        if (!isint || v < 1)
+            luaL_argerror(L, idx, lua_pushfstring(L, "dimension %d must be a positive "
+                                                  "integer, got %s", (int)i,
+                                                  luaL_tolstring(L, -1, NULL)));
+        dims[i - 1] = v;
+        lua_pop(L, 1);
+    }
+    *ndim = (int)len;
+    lua_getfield(L, idx, "dtype");
+    dname = lua_isnil(L, -1) ? "f32" : lua_tostring(L, -1);
+    if (!dname)
+        luaL_argerror(L, idx, lua_pushfstring(L, "dtype must be a string like \"f32\", got %s",
+                                              luaL_typename(L, -1)));
+    *dt = tensor_dtype_find(dname);
+    if (!*dt)
+        luaL_argerror(L, idx, lua_pushfstring(L, "unknown dtype '%s' (dtypes: f32, i32)", dname));
+    lua_pop(L, 1);
+}
+
+static double opt_field_number(lua_State *L, int idx, const char *key, double def)
+{
+    double v = def;
+    int ty = lua_getfield(L, idx, key);
+    if (ty == LUA_TNUMBER)
+        v = lua_tonumber(L, -1);
+    else if (ty != LUA_TNIL)
+        luaL_error(L, "tensor option '%s' must be a number, got %s", key, luaL_typename(L, -1));
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Apply the spec's init (at spec index idx) to the new tensor t. */
+static void apply_init(lua_State *L, int idx, tensor_t *t)
+{
+    int ty = lua_getfield(L, idx, "init");
+    if (ty == LUA_TNIL) {
+        /* zeros: the memory is already zeroed */
+    } else if (ty == LUA_TNUMBER) {
+        fill_value(L, t, check_value(L, lua_gettop(L), t));
+    } else if (ty == LUA_TTABLE) {
+        fill_table(L, -1, t);
+    } else if (tensor_test(L, -1)) {
+        tensor_t *src = tensor_test(L, -1);
+        check_same_shape(L, t, src, "init");
+        copy_tensor(L, t, src);
+    } else if (ty == LUA_TSTRING) {
+        const char *s = lua_tostring(L, -1);
+        if (strcmp(s, "zeros") == 0) {
+            /* already zero */
+        } else if (strcmp(s, "ones") == 0) {
+            fill_value(L, t, 1.0);
+        } else if (strcmp(s, "range") == 0) {
+            uint8_t *p = tensor_data(L, t);
+            int64_t i;
+            for (i = 0; i < t->n; i++)
+                t->dt->store(p + (size_t)i * t->dt->bytes, (double)i);
+        } else if (strcmp(s, "random") == 0) {
+            double seed = opt_field_number(L, idx, "seed", 1);
+            double lo = opt_field_number(L, idx, "lo", -1);
+            double hi = opt_field_number(L, idx, "hi", 1);
+            if (seed != floor(seed))
+                luaL_error(L, "tensor option 'seed' must be an integer, got %g", seed);
+            if (!t->dt->is_float && (lo != floor(lo) || hi != floor(hi)))
+                luaL_error(L, "%s random init needs integer lo and hi, got lo=%g hi=%g",
+                           t->dt->name, lo, hi);
+            fill_random(L, t, (uint64_t)(int64_t)seed, lo, hi);
+        } else {
+            luaL_error(L, "unknown init '%s' (expected \"zeros\", \"ones\", \"random\", "
+                          "\"range\", a number, a table or a tensor)", s);
+        }
+    } else {
+        luaL_error(L, "init must be a string, number, table or tensor, got %s",
+                   luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+}
+
+int tensor_host_new(lua_State *L)
+{
+    int ndim;
+    int64_t dims[TENSOR_MAX_DIMS];
+    const tensor_dtype_t *dt;
+    tensor_t *t;
+    parse_spec(L, 1, &ndim, dims, &dt);
+    t = tensor_new_host(L, ndim, dims, dt);
+    apply_init(L, 1, t);
+    return 1;
+}
+
+int tensor_gpu_new(lua_State *L)
+{
+    int ndim;
+    int64_t dims[TENSOR_MAX_DIMS];
+    const tensor_dtype_t *dt;
+    tensor_t *t;
+    const char *label = NULL;
+    char lbuf[32];
+    luaL_checkudata(L, 1, LGPU_MT);
+    parse_spec(L, 2, &ndim, dims, &dt);
+    if (lua_getfield(L, 2, "name") == LUA_TSTRING) {
+        snprintf(lbuf, sizeof lbuf, "%s", lua_tostring(L, -1));
+        label = lbuf;
+    }
+    lua_pop(L, 1);
+    t = tensor_new_device(L, 1, ndim, dims, dt, label);
+    apply_init(L, 2, t);
+    return 1;
+}
+
+/* ---- methods ----------------------------------------------------------- */
+
+/* Flat 0-based index from 1-based indices at args first..first+ndim-1. */
+static int64_t check_index(lua_State *L, tensor_t *t, int first, const char *fname)
+{
+    int64_t flat = 0;
+    int d;
+    if (lua_gettop(L) - first + 1 < t->ndim)
+        luaL_error(L, "%s: a %d-dimensional tensor needs %d indices, got %d", fname, t->ndim,
+                   t->ndim, lua_gettop(L) - first + 1);
+    for (d = 0; d < t->ndim; d++) {
+        lua_Integer i = luaL_checkinteger(L, first + d);
+        if (i < 1 || i > t->dims[d])
+            luaL_argerror(L, first + d, lua_pushfstring(L, "index %d is %d, out of range "
+                                                        "1..%d", d + 1, (int)i,
+                                                        (int)t->dims[d]));
+        flat = flat * t->dims[d] + (i - 1);
+    }
+    return flat;
+}
+
+static void push_element(lua_State *L, tensor_t *t, int64_t i)
+{
+    double v = tensor_load(L, t, i);
+    if (t->dt->is_float)
+        lua_pushnumber(L, v);
+    else
+        lua_pushinteger(L, (lua_Integer)v);
+}
+
+static int t_get(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    int64_t i;
+    if (lua_gettop(L) != 1 + t->ndim)
+        luaL_error(L, "get: a %d-dimensional tensor needs %d indices, got %d", t->ndim,
+                   t->ndim, lua_gettop(L) - 1);
+    i = check_index(L, t, 2, "get");
+    push_element(L, t, i);
+    return 1;
+}
+
+static int t_set(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    int64_t i;
+    double v;
+    if (lua_gettop(L) != 2 + t->ndim)
+        luaL_error(L, "set: a %d-dimensional tensor needs %d indices and a value, got %d "
+                      "arguments", t->ndim, t->ndim, lua_gettop(L) - 1);
+    i = check_index(L, t, 2, "set");
+    v = check_value(L, 2 + t->ndim, t);
+    t->dt->store(tensor_data(L, t) + (size_t)i * t->dt->bytes, v);
+    return 0;
+}
+
+static int t_shape(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    int d;
+    for (d = 0; d < t->ndim; d++)
+        lua_pushinteger(L, t->dims[d]);
+    return t->ndim;
+}
+
+static int t_len(lua_State *L)
+{
+    lua_pushinteger(L, tensor_check(L, 1)->n);
+    return 1;
+}
+
+static int t_to_table(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    int64_t i;
+    if (t->n > 1 << 26)
+        luaL_error(L, "to_table: tensor of %lld elements is too large for a Lua table",
+                   (long long)t->n);
+    lua_createtable(L, (int)t->n, 0);
+    for (i = 0; i < t->n; i++) {
+        push_element(L, t, i);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int t_fill(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    fill_value(L, t, check_value(L, 2, t));
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int t_copy_from(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    tensor_t *src = tensor_test(L, 2);
+    if (src) {
+        check_same_shape(L, t, src, "copy_from");
+        copy_tensor(L, t, src);
+    } else if (lua_type(L, 2) == LUA_TTABLE) {
+        fill_table(L, 2, t);
+    } else {
+        luaL_typeerror(L, 2, "tensor or table");
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* allclose(other, rtol=1e-5, atol=1e-6): every |a - b| <= atol + rtol*|b|
+ * (b = other, usually the reference). Returns ok, max_abs_err and the
+ * first bad flat index (1-based) or nil. NaN anywhere is a mismatch. */
+static int t_allclose(lua_State *L)
+{
+    tensor_t *a = tensor_check(L, 1);
+    tensor_t *b = tensor_check(L, 2);
+    double rtol = luaL_optnumber(L, 3, 1e-5);
+    double atol = luaL_optnumber(L, 4, 1e-6);
+    const uint8_t *pa, *pb;
+    double maxerr = 0;
+    int64_t i, bad = -1;
+    check_same_shape(L, a, b, "allclose");
+    pa = tensor_data(L, a);
+    pb = tensor_data(L, b);
+    for (i = 0; i < a->n; i++) {
+        double x = a->dt->load(pa + (size_t)i * a->dt->bytes);
+        double y = b->dt->load(pb + (size_t)i * b->dt->bytes);
+        double e = fabs(x - y);
+        if (e != e) {
+            e = HUGE_VAL;
+        }
+        if (e > maxerr)
+            maxerr = e;
+        if (!(e <= atol + rtol * fabs(y)) && bad < 0)
+            bad = i;
+    }
+    lua_pushboolean(L, bad < 0);
+    lua_pushnumber(L, maxerr);
+    if (bad < 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, bad + 1);
+    return 3;
+}
+
+static int t_max_abs_diff(lua_State *L)
+{
+    tensor_t *a = tensor_check(L, 1);
+    tensor_t *b = tensor_check(L, 2);
+    const uint8_t *pa, *pb;
+    double maxerr = 0;
+    int64_t i;
+    check_same_shape(L, a, b, "max_abs_diff");
+    pa = tensor_data(L, a);
+    pb = tensor_data(L, b);
+    for (i = 0; i < a->n; i++) {
+        double e = fabs(a->dt->load(pa + (size_t)i * a->dt->bytes)
+                        - b->dt->load(pb + (size_t)i * b->dt->bytes));
+        if (e != e)
+            e = HUGE_VAL;
+        if (e > maxerr)
+            maxerr = e;
+    }
+    lua_pushnumber(L, maxerr);
+    return 1;
+}
+
+static int t_sum(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    const uint8_t *p = tensor_data(L, t);
+    double s = 0;
+    int64_t i;
+    for (i = 0; i < t->n; i++)
+        s += t->dt->load(p + (size_t)i * t->dt->bytes);
+    lua_pushnumber(L, s);
+    return 1;
+}
+
+/* t:reshape(d1, d2, ...) -> a copy with the same elements in a new shape
+ * (same element count), on the same GPU for device tensors. */
+static int t_reshape(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1), *r;
+    int ndim = lua_gettop(L) - 1, d;
+    int64_t dims[TENSOR_MAX_DIMS], n = 1;
+    char s[96];
+    if (ndim < 1 || ndim > TENSOR_MAX_DIMS)
+        luaL_error(L, "reshape: expected 1 to %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
+    for (d = 0; d < ndim; d++) {
+        dims[d] = luaL_checkinteger(L, d + 2);
+        if (dims[d] < 1)
+            luaL_argerror(L, d + 2, "dimension must be at least 1");
+        n *= dims[d];
+    }
+    if (n != t->n)
+        luaL_error(L, "reshape: tensor %s has %lld elements, the new shape has %lld",
+                   tensor_shape_str(t, s, sizeof s), (long long)t->n, (long long)n);
+    if (t->gpu) {
+        lua_getiuservalue(L, 1, 1);
+        r = tensor_new_device(L, -1, ndim, dims, t->dt, NULL);
+    } else {
+        r = tensor_new_host(L, ndim, dims, t->dt);
+    }
+    memcpy(tensor_data(L, r), tensor_data(L, t), (size_t)tensor_bytes(t));
+    return 1;
+}
+
+static int t_to_host(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    tensor_t *r = tensor_new_host(L, t->ndim, t->dims, t->dt);
+    memcpy(r->host, tensor_data(L, t), (size_t)tensor_bytes(t));
+    return 1;
+}
+
+static int t_tostring(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    luaL_Buffer b;
+    char s[96];
+    int64_t i, show = t->n < 6 ? t->n : 6;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "tensor%s %s", tensor_shape_str(t, s, sizeof s), t->dt->name);
+    luaL_addvalue(&b);
+    if (t->gpu) {
+        snprintf(s, sizeof s, " on %s at 0x%08x", t->gpu->g ? gpu_desc(t->gpu->g)->name : "?",
+                 (unsigned)t->addr);
+        luaL_addstring(&b, s);
+    } else {
+        luaL_addstring(&b, " (host)");
+    }
+    if (t->gpu && (!t->gpu->g || !t->addr)) {
+        luaL_pushresult(&b);
+        return 1;
+    }
+    luaL_addstring(&b, " [");
+    for (i = 0; i < show; i++) {
+        snprintf(s, sizeof s, "%s%.6g", i ? ", " : "", tensor_load(L, t, i));
+        luaL_addstring(&b, s);
+    }
+    luaL_addstring(&b, t->n > show ? ", ...]" : "]");
+    luaL_pushresult(&b);
+    return 1;
+}
+
+static int t_gc(lua_State *L)
+{
+    tensor_t *t = (tensor_t *)luaL_checkudata(L, 1, TENSOR_MT);
+    if (t->gpu && t->gpu->g && t->addr) {
+        simt_err_t err;
+        gpu_mfree(t->gpu->g, t->addr, &err); /* cannot fail for a live tensor */
+        t->addr = 0;
+    }
+    return 0;
+}
+
+static const luaL_Reg tensor_methods[] = {
+    { "get", t_get }, { "set", t_set }, { "shape", t_shape }, { "to_table", t_to_table },
+    { "fill", t_fill }, { "copy_from", t_copy_from }, { "allclose", t_allclose },
+    { "max_abs_diff", t_max_abs_diff }, { "sum", t_sum }, { "reshape", t_reshape },
+    { "to_host", t_to_host }, { NULL, NULL }
+};
+
+/* t.key: methods first, then the fields dtype, addr, ndim, device. */
+static int t_index(lua_State *L)
+{
+    tensor_t *t = tensor_check(L, 1);
+    const char *k = lua_tostring(L, 2);
+    if (!k || lua_type(L, 2) != LUA_TSTRING)
+        return 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    if (lua_getfield(L, -1, k) != LUA_TNIL)
+        return 1;
+    if (strcmp(k, "dtype") == 0)
+        lua_pushstring(L, t->dt->name);
+    else if (strcmp(k, "addr") == 0 && t->gpu)
+        lua_pushinteger(L, t->addr);
+    else if (strcmp(k, "ndim") == 0)
+        lua_pushinteger(L, t->ndim);
+    else if (strcmp(k, "device") == 0)
+        lua_pushboolean(L, t->gpu != NULL);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+void tensor_register(lua_State *L)
+{
+    luaL_newmetatable(L, TENSOR_MT);
+    lua_pushcfunction(L, t_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, t_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushcfunction(L, t_len);
+    lua_setfield(L, -2, "__len");
+    luaL_newlib(L, tensor_methods);
+    lua_pushcclosure(L, t_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+}
