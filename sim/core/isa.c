@@ -1,0 +1,168 @@
+/* isa.c - the opcode table and the small name helpers of isa.h.
+ *
+ * The table below is the single description of every opcode: the
+ * assembler checks operand counts and type suffixes against it, the
+ * disassembler prints its names, and the timing model reads `unit`.
+ *
+ * About `unit`: some opcodes exist both as integer and as f32 instructions
+ * (add, sub, mul, mad, min, max, abs, neg). The table gives the unit of the
+ * f32 form (UNIT_FMA); the integer forms run on the integer ALU. Use
+ * isa_instr_unit() to get the unit of one concrete instruction.
+ */
+#include "isa.h"
+
+#include <stdlib.h>
+
+/* Type masks, one bit per isa_type_t. */
+#define TM(t) (1u << (t))
+#define TM_NONE  TM(T_NONE)
+#define TM_INT   (TM(T_U32) | TM(T_S32))
+#define TM_ARITH (TM(T_U32) | TM(T_S32) | TM(T_F32))
+#define TM_BITS  (TM(T_B32) | TM(T_U32) | TM(T_S32))
+#define TM_REG   (TM(T_B32) | TM(T_U32) | TM(T_S32) | TM(T_F32))
+#define TM_F32   TM(T_F32)
+#define TM_NARROW (TM(T_U8) | TM(T_S8) | TM(T_U16) | TM(T_S16))
+
+const isa_opinfo_t isa_ops[OP_COUNT] = {
+    /* name      unit         nsrc dst types */
+    [OP_NOP]   = {"nop",    UNIT_BRANCH, 0, 0, TM_NONE,
+                  "does nothing; takes one issue slot"},
+    [OP_MOV]   = {"mov",    UNIT_ALU,    1, 1, TM_REG | TM(T_PRED),
+                  "d = a (register, immediate, special register or shared symbol); 1 ALU op"},
+    [OP_ADD]   = {"add",    UNIT_FMA,    2, 1, TM_ARITH,
+                  "d = a + b; f32 on the FP32 (FMA) pipe, integers on the ALU"},
+    [OP_SUB]   = {"sub",    UNIT_FMA,    2, 1, TM_ARITH,
+                  "d = a - b; f32 on the FP32 (FMA) pipe, integers on the ALU"},
+    [OP_MUL]   = {"mul",    UNIT_FMA,    2, 1, TM_ARITH,
+                  "d = a * b (integers: low 32 bits); f32 on the FMA pipe"},
+    [OP_MULHI] = {"mul.hi", UNIT_ALU,    2, 1, TM_INT,
+                  "d = high 32 bits of the 64-bit product a * b; integer ALU"},
+    [OP_MAD]   = {"mad",    UNIT_FMA,    3, 1, TM_ARITH,
+                  "d = a * b + c (f32: fused, same as fma); f32 on the FMA pipe"},
+    [OP_FMA]   = {"fma",    UNIT_FMA,    3, 1, TM_F32,
+                  "d = a * b + c with one rounding; 2 flops on the FMA pipe"},
+    [OP_DIV]   = {"div",    UNIT_SFU,    2, 1, TM_ARITH,
+                  "d = a / b (integers truncate, x/0 = 0xFFFFFFFF); slow, SFU"},
+    [OP_REM]   = {"rem",    UNIT_SFU,    2, 1, TM_INT,
+                  "d = a % b as in C (x%0 = x); costs like div, SFU"},
+    [OP_MIN]   = {"min",    UNIT_FMA,    2, 1, TM_ARITH,
+                  "d = smaller of a, b (f32: NaN loses); f32 on the FMA pipe"},
+    [OP_MAX]   = {"max",    UNIT_FMA,    2, 1, TM_ARITH,
+                  "d = larger of a, b (f32: NaN loses); f32 on the FMA pipe"},
+    [OP_ABS]   = {"abs",    UNIT_FMA,    1, 1, TM(T_S32) | TM_F32,
+                  "d = |a|; f32 on the FMA pipe, s32 on the ALU"},
+    [OP_NEG]   = {"neg",    UNIT_FMA,    1, 1, TM(T_S32) | TM_F32,
+                  "d = -a; f32 on the FMA pipe, s32 on the ALU"},
+    [OP_RCP]   = {"rcp",    UNIT_SFU,    1, 1, TM_F32,
+                  "d = 1/a; special function unit (few lanes, long latency)"},
+    [OP_SQRT]  = {"sqrt",   UNIT_SFU,    1, 1, TM_F32,
+                  "d = sqrt(a); special function unit"},
+    [OP_RSQRT] = {"rsqrt",  UNIT_SFU,    1, 1, TM_F32,
+                  "d = 1/sqrt(a); special function unit"},
+    [OP_EX2]   = {"ex2",    UNIT_SFU,    1, 1, TM_F32,
+                  "d = 2^a; special function unit"},
+    [OP_LG2]   = {"lg2",    UNIT_SFU,    1, 1, TM_F32,
+                  "d = log2(a); special function unit"},
+    [OP_SIN]   = {"sin",    UNIT_SFU,    1, 1, TM_F32,
+                  "d = sin(a), a in radians; special function unit"},
+    [OP_COS]   = {"cos",    UNIT_SFU,    1, 1, TM_F32,
+                  "d = cos(a), a in radians; special function unit"},
+    [OP_AND]   = {"and",    UNIT_ALU,    2, 1, TM_BITS | TM(T_PRED),
+                  "d = a & b (bitwise, or logical on predicates); 1 ALU op"},
+    [OP_OR]    = {"or",     UNIT_ALU,    2, 1, TM_BITS | TM(T_PRED),
+                  "d = a | b (bitwise, or logical on predicates); 1 ALU op"},
+    [OP_XOR]   = {"xor",    UNIT_ALU,    2, 1, TM_BITS | TM(T_PRED),
+                  "d = a ^ b (bitwise, or logical on predicates); 1 ALU op"},
+    [OP_NOT]   = {"not",    UNIT_ALU,    1, 1, TM_BITS | TM(T_PRED),
+                  "d = ~a (bitwise, or logical on predicates); 1 ALU op"},
+    [OP_SHL]   = {"shl",    UNIT_ALU,    2, 1, TM_BITS,
+                  "d = a << b (counts >= 32 give 0); 1 ALU op"},
+    [OP_SHR]   = {"shr",    UNIT_ALU,    2, 1, TM_BITS,
+                  "d = a >> b (s32 arithmetic, else logical); 1 ALU op"},
+    [OP_SETP]  = {"setp",   UNIT_ALU,    2, 1, TM_REG,
+                  "p = a CMP b, writes a predicate; 1 ALU op"},
+    [OP_SELP]  = {"selp",   UNIT_ALU,    3, 1, TM_REG,
+                  "d = p ? a : b (p is the last operand); 1 ALU op"},
+    [OP_CVT]   = {"cvt",    UNIT_ALU,    1, 1, TM_ARITH | TM_NARROW,
+                  "convert a from the second type to the first; 1 ALU op"},
+    [OP_LD]    = {"ld",     UNIT_LSU,    1, 1, TM_REG | TM_NARROW,
+                  "d = memory[addr]; load/store unit, latency from L1/L2/DRAM"},
+    [OP_ST]    = {"st",     UNIT_LSU,    2, 0, TM_REG | TM_NARROW,
+                  "memory[addr] = a; load/store unit"},
+    [OP_ATOM]  = {"atom",   UNIT_LSU,    2, 1, TM_REG,
+                  "d = old memory[addr], then memory = old AOP b (cas: 3 sources); LSU"},
+    [OP_BRA]   = {"bra",    UNIT_BRANCH, 1, 0, TM_NONE,
+                  "jump to a label; lanes may diverge when predicated"},
+    [OP_BAR]   = {"bar.sync", UNIT_BAR,  0, 0, TM_NONE,
+                  "wait until every live thread of the block arrives"},
+    [OP_EXIT]  = {"exit",   UNIT_BRANCH, 0, 0, TM_NONE,
+                  "the thread ends (ret is a synonym)"},
+};
+
+static const char *const type_names[T_COUNT] = {
+    "", "b32", "u32", "s32", "f32", "u8", "s8", "u16", "s16", "pred"
+};
+static const unsigned type_bytes[T_COUNT] = { 0, 4, 4, 4, 4, 1, 1, 2, 2, 0 };
+static const char *const cmp_names[CMP_COUNT] = { "eq", "ne", "lt", "le", "gt", "ge" };
+static const char *const space_names[SPACE_COUNT] = { "", "global", "shared", "param" };
+static const char *const aop_names[AOP_COUNT] = { "", "add", "min", "max", "exch", "cas" };
+static const char *const special_names[SR_COUNT] = {
+    "%tid.x", "%tid.y", "%tid.z",
+    "%ntid.x", "%ntid.y", "%ntid.z",
+    "%ctaid.x", "%ctaid.y", "%ctaid.z",
+    "%nctaid.x", "%nctaid.y", "%nctaid.z",
+    "%laneid", "%warpid", "%smid", "%clock"
+};
+
+const char *isa_type_name(isa_type_t t)
+{
+    return (unsigned)t < T_COUNT ? type_names[t] : "?";
+}
+
+const char *isa_cmp_name(isa_cmp_t c)
+{
+    return (unsigned)c < CMP_COUNT ? cmp_names[c] : "?";
+}
+
+const char *isa_space_name(isa_space_t s)
+{
+    return (unsigned)s < SPACE_COUNT ? space_names[s] : "?";
+}
+
+const char *isa_aop_name(isa_atom_op_t a)
+{
+    return (unsigned)a < AOP_COUNT ? aop_names[a] : "?";
+}
+
+const char *isa_special_name(isa_special_t s)
+{
+    return (unsigned)s < SR_COUNT ? special_names[s] : "?";
+}
+
+unsigned isa_type_bytes(isa_type_t t)
+{
+    return (unsigned)t < T_COUNT ? type_bytes[t] : 0;
+}
+
+/* The table gives the f32 unit for opcodes that have integer forms too;
+ * an integer add/sub/mul/mad/min/max/abs/neg runs on the integer ALU. */
+isa_unit_t isa_instr_unit(const isa_instr_t *in)
+{
+    isa_unit_t u = (isa_unit_t)isa_ops[in->op].unit;
+    if (u == UNIT_FMA && in->type != T_F32)
+        return UNIT_ALU;
+    return u;
+}
+
+void isa_program_free(isa_program_t *p)
+{
+    if (!p)
+        return;
+    free(p->code);
+    free(p->shared);
+    free(p->labels);
+    p->code = NULL;
+    p->shared = NULL;
+    p->labels = NULL;
+    p->ncode = p->nshared = p->nlabels = 0;
+}
