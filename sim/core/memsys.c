@@ -1,0 +1,448 @@
+/* memsys.c - memory hierarchy timing: LSU, L1, L2 slices, DRAM (see memsys.h). */
+#include "memsys.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"   /* gpu_desc_t, for memsys_cfg_from_desc only */
+
+#define T MEMSYS_TICKS_PER_CYCLE
+
+void memsys_cfg_from_desc(memsys_cfg_t *c, const gpu_desc_t *d)
+{
+    memset(c, 0, sizeof *c);
+    c->sms = d->sms;
+    c->clock_mhz = d->clock_mhz;
+    c->lat_smem = d->lat_smem;
+    c->lat_l1 = d->lat_l1;
+    c->lat_l2 = d->lat_l2;
+    c->lat_dram = d->lat_dram;
+    c->smem_banks = d->smem_banks;
+    c->l1_bytes = d->l1_bytes;
+    c->l1_assoc = d->l1_assoc;
+    c->l2_bytes = d->l2_bytes;
+    c->l2_assoc = d->l2_assoc;
+    c->line_bytes = d->line_bytes;
+    c->sector_bytes = d->sector_bytes;
+    c->l2_bytes_per_clk = d->l2_bytes_per_clk;
+    c->l2_slices = 0;
+    c->dram_gbps = d->dram_gbps;
+    c->dram_efficiency = 0.92;   /* H200: 4,410 of 4,800 GB/s streamed */
+    c->dram_channels = 16;
+    c->dram_interleave = 256;
+    c->max_mem_inflight = d->max_mem_inflight;
+}
+
+double memsys_dram_bytes_per_cycle(const memsys_cfg_t *cfg)
+{
+    /* GB/s = 1e9 bytes/s, MHz = 1e6 cycles/s. */
+    return cfg->dram_gbps * 1000.0 / cfg->clock_mhz * cfg->dram_efficiency;
+}
+
+static int validate(const memsys_cfg_t *c, simt_err_t *err)
+{
+    if (c->sms == 0)
+        return simt_errf(err, SIMT_E_USAGE, "memsys: sms must be at least 1");
+    if (!(c->clock_mhz > 0.0) || !isfinite(c->clock_mhz))
+        return simt_errf(err, SIMT_E_USAGE, "memsys: clock_mhz must be positive (got %g)",
+                         c->clock_mhz);
+    if (c->smem_banks == 0 || c->smem_banks > LSU_MAX_BANKS)
+        return simt_errf(err, SIMT_E_USAGE, "memsys: smem_banks (%u) must be 1..%d",
+                         c->smem_banks, LSU_MAX_BANKS);
+    if (!(c->l2_bytes_per_clk > 0.0) || !isfinite(c->l2_bytes_per_clk))
+        return simt_errf(err, SIMT_E_USAGE, "memsys: l2_bytes_per_clk must be positive (got %g)",
+                         c->l2_bytes_per_clk);
+    if (!(c->dram_gbps > 0.0) || !isfinite(c->dram_gbps))
+        return simt_errf(err, SIMT_E_USAGE, "memsys: dram_gbps must be positive (got %g)",
+                         c->dram_gbps);
+    if (!(c->dram_efficiency > 0.0 && c->dram_efficiency <= 1.0))
+        return simt_errf(err, SIMT_E_USAGE, "memsys: dram_efficiency (%g) must be in (0, 1]",
+                         c->dram_efficiency);
+    if (c->max_mem_inflight == 0)
+        return simt_errf(err, SIMT_E_USAGE, "memsys: max_mem_inflight must be at least 1");
+    if (c->sector_bytes < 4 || c->line_bytes > 65536)
+        return simt_errf(err, SIMT_E_USAGE,
+                         "memsys: sector_bytes (%u) must be >= 4 and line_bytes (%u) <= 65536",
+                         c->sector_bytes, c->line_bytes);
+    /* Cache and DRAM geometry are checked by cache_init and dram_init. */
+    return 0;
+}
+
+/* Bits needed for a number below n (at least 1), for the slice hash. */
+static uint32_t bits_for(uint32_t n)
+{
+    uint32_t b = 1;
+    while ((1u << b) < n && b < 31)
+        b++;
+    return b;
+}
+
+int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
+{
+    memset(ms, 0, sizeof *ms);
+    if (validate(cfg, err) != 0)
+        return -1;
+    ms->cfg = *cfg;
+
+    ms->l2_slices = cfg->l2_slices;
+    if (ms->l2_slices == 0) {
+        double s = floor(cfg->l2_bytes_per_clk / cfg->sector_bytes + 0.5);
+        ms->l2_slices = s < 1.0 ? 1u : s > 128.0 ? 128u : (uint32_t)s;
+    }
+    ms->slice_shift = bits_for(ms->l2_slices);
+    double per_slice = cfg->l2_bytes_per_clk / ms->l2_slices;
+    double ticks = (double)cfg->sector_bytes * T / per_slice;
+    ms->l2_sector_ticks = ticks < 1.0 ? 1 : (uint64_t)llround(ticks);
+
+    ms->sm = calloc(cfg->sms, sizeof *ms->sm);
+    ms->mshr_pool = calloc((size_t)cfg->sms * cfg->max_mem_inflight, sizeof *ms->mshr_pool);
+    ms->slice_free = calloc(ms->l2_slices, sizeof *ms->slice_free);
+    if (!ms->sm || !ms->mshr_pool || !ms->slice_free) {
+        simt_errf(err, SIMT_E_NOMEM, "memsys: out of host memory");
+        goto fail;
+    }
+    /* calloc left every L1 zeroed, which cache_free accepts, so a
+     * failure half way through the loop below can free them all. */
+    for (uint32_t i = 0; i < cfg->sms; i++)
+        ms->sm[i].mshr = ms->mshr_pool + (size_t)i * cfg->max_mem_inflight;
+    for (uint32_t i = 0; i < cfg->sms; i++)
+        if (cache_init(&ms->sm[i].l1, "L1", cfg->l1_bytes, cfg->l1_assoc, cfg->line_bytes,
+                       cfg->sector_bytes, CACHE_WRITE_THROUGH, err) != 0)
+            goto fail;
+    if (cache_init(&ms->l2, "L2", cfg->l2_bytes, cfg->l2_assoc, cfg->line_bytes,
+                   cfg->sector_bytes, CACHE_WRITE_BACK, err) != 0)
+        goto fail;
+
+    dram_cfg_t dc;
+    dc.channels = cfg->dram_channels;
+    dc.interleave_bytes = cfg->dram_interleave;
+    dc.burst_bytes = cfg->sector_bytes;
+    dc.bytes_per_cycle = memsys_dram_bytes_per_cycle(cfg);
+    dc.latency = cfg->lat_dram;
+    dc.ticks_per_cycle = T;
+    if (dram_init(&ms->dram, &dc, err) != 0)
+        goto fail;
+    return 0;
+
+fail:
+    memsys_free(ms);
+    return -1;
+}
+
+void memsys_free(memsys_t *ms)
+{
+    if (ms->sm)
+        for (uint32_t i = 0; i < ms->cfg.sms; i++)
+            cache_free(&ms->sm[i].l1);   /* safe on a zeroed cache_t */
+    cache_free(&ms->l2);
+    dram_free(&ms->dram);
+    free(ms->sm);
+    free(ms->mshr_pool);
+    free(ms->slice_free);
+    ms->sm = NULL;
+    ms->mshr_pool = NULL;
+    ms->slice_free = NULL;
+}
+
+void memsys_reset(memsys_t *ms, int flush_caches)
+{
+    for (uint32_t i = 0; i < ms->cfg.sms; i++) {
+        memsys_sm_t *s = &ms->sm[i];
+        if (flush_caches)
+            cache_flush(&s->l1);
+        else
+            cache_clear_times(&s->l1);
+        memset(&s->l1.st, 0, sizeof s->l1.st);
+        s->lsu_free = 0;
+        s->last_now = 0;
+        memset(&s->st, 0, sizeof s->st);
+    }
+    memset(ms->mshr_pool, 0,
+           (size_t)ms->cfg.sms * ms->cfg.max_mem_inflight * sizeof *ms->mshr_pool);
+    memset(ms->slice_free, 0, ms->l2_slices * sizeof *ms->slice_free);
+    if (flush_caches)
+        cache_flush(&ms->l2);
+    else
+        cache_clear_times(&ms->l2);
+    memset(&ms->l2.st, 0, sizeof ms->l2.st);
+    dram_reset(&ms->dram);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Ticks -> cycles, rounding up: data ready mid-cycle is usable next cycle. */
+static uint64_t to_cycles(uint64_t ticks)
+{
+    return (ticks + T - 1) / T;
+}
+
+/* The MSHR heap is a binary min-heap of free ticks: heap[0] is the entry
+ * that frees first. Take it (the caller has waited until heap[0]) and
+ * put it back holding until `busy_until`. */
+static void mshr_replace_top(uint64_t *heap, uint32_t n, uint64_t busy_until)
+{
+    uint32_t i = 0;
+    heap[0] = busy_until;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && heap[l] < heap[m])
+            m = l;
+        if (r < n && heap[r] < heap[m])
+            m = r;
+        if (m == i)
+            break;
+        uint64_t tmp = heap[i];
+        heap[i] = heap[m];
+        heap[m] = tmp;
+        i = m;
+    }
+}
+
+/* Slice of a line: line number XOR-folded with its higher bits, modulo
+ * the slice count (spreads power-of-two strides, as real hashes do). */
+static uint32_t l2_slice(const memsys_t *ms, uint32_t line_addr)
+{
+    uint64_t n = line_addr / ms->cfg.line_bytes;
+    uint32_t b = ms->slice_shift;
+    uint64_t h = n ^ (n >> b) ^ (n >> (2 * b));
+    return (uint32_t)(h % ms->l2_slices);
+}
+
+/* Write the dirty sectors of an evicted L2 line back to DRAM, starting no
+ * earlier than tick `now`. Returns the latest channel start tick (0 when
+ * nothing was dirty). */
+static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint64_t now,
+                             const cache_info_t *info, memsys_result_t *res)
+{
+    uint64_t latest = 0;
+    uint32_t spl = ms->cfg.line_bytes / ms->cfg.sector_bytes;
+    if (!info->evicted)
+        return 0;
+    for (uint32_t k = 0; k < spl; k++) {
+        if (!(info->victim_dirty & (1u << k)))
+            continue;
+        uint64_t start;
+        dram_access(&ms->dram, now, (uint64_t)info->victim_addr + (uint64_t)k * ms->cfg.sector_bytes,
+                    ms->cfg.sector_bytes, 1, &start);
+        latest = max_u64(latest, start);
+        st->dram_write_bytes += ms->cfg.sector_bytes;
+        res->dram_bytes += ms->cfg.sector_bytes;
+    }
+    return latest;
+}
+
+/* One sector at the L2, arriving at tick `now`. For a load returns the
+ * tick its data reaches the SM; for a store the tick the L2 accepted it. */
+static uint64_t l2_sector(memsys_t *ms, memsys_stats_t *st, uint64_t now,
+                          uint32_t line_addr, uint32_t s, int is_store,
+                          memsys_result_t *res)
+{
+    uint32_t slice = l2_slice(ms, line_addr);
+    uint64_t start = max_u64(now, ms->slice_free[slice]);
+    ms->slice_free[slice] = start + ms->l2_sector_ticks;
+
+    cache_info_t info;
+    uint32_t hit = cache_lookup(&ms->l2, line_addr, 1u << s, is_store, NULL, &info);
+    uint64_t wb_start = l2_writeback(ms, st, start, &info, res);
+    if (hit) {
+        st->l2_hits++;
+        res->l2_hits++;
+    } else {
+        st->l2_misses++;
+        res->l2_misses++;
+    }
+
+    if (is_store)
+        return max_u64(start, wb_start);
+    if (hit)
+        return max_u64(start + ms->l2_sector_ticks + (uint64_t)ms->cfg.lat_l2 * T, info.ready);
+    /* Miss: one DRAM burst; the L2 sector is filled when it arrives. */
+    uint64_t sector_addr = (uint64_t)line_addr + (uint64_t)s * ms->cfg.sector_bytes;
+    uint64_t ready = dram_access(&ms->dram, start, sector_addr, ms->cfg.sector_bytes, 0, NULL);
+    cache_set_ready(&ms->l2, info.slot, 1u << s, ready);
+    st->dram_read_bytes += ms->cfg.sector_bytes;
+    res->dram_bytes += ms->cfg.sector_bytes;
+    return ready;
+}
+
+/* A global load line looked up at tick t (the LSU slot). Returns the
+ * tick its last sector is ready. */
+static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
+                                 const lsu_line_t *line, memsys_result_t *res)
+{
+    uint32_t spl = ms->cfg.line_bytes / ms->cfg.sector_bytes;
+    uint32_t miss;
+    cache_info_t info;
+    uint32_t hit = cache_lookup(&s->l1, line->addr, line->sectors, 0, &miss, &info);
+    uint64_t ready = 0;
+    uint32_t nhit = 0, nmiss = 0;
+
+    for (uint32_t k = 0; k < spl; k++) {
+        nhit += (hit >> k) & 1u;
+        nmiss += (miss >> k) & 1u;
+    }
+    s->st.l1_hits += nhit;
+    s->st.l1_misses += nmiss;
+    res->l1_hits += nhit;
+    res->l1_misses += nmiss;
+    if (hit)
+        ready = max_u64(t + (uint64_t)ms->cfg.lat_l1 * T, info.ready);
+    if (!miss)
+        return ready;
+
+    /* Take an MSHR; with none free, the LSU stalls until one is. */
+    uint64_t tm = max_u64(t, s->mshr[0]);
+    if (tm > t) {
+        s->st.mshr_waits++;
+        s->lsu_free = max_u64(s->lsu_free, tm + T);
+    }
+    uint64_t line_ready = 0;
+    for (uint32_t k = 0; k < spl; k++) {
+        if (!(miss & (1u << k)))
+            continue;
+        uint64_t r = l2_sector(ms, &s->st, tm, line->addr, k, 0, res);
+        cache_set_ready(&s->l1, info.slot, 1u << k, r);
+        line_ready = max_u64(line_ready, r);
+    }
+    mshr_replace_top(s->mshr, ms->cfg.max_mem_inflight, line_ready);
+    return max_u64(ready, line_ready);
+}
+
+/* A global store line at tick t: L1 is written through (updated if
+ * present, never allocated), every sector goes on to the L2. Returns the
+ * tick the last sector was accepted. */
+static uint64_t global_store_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
+                                  const lsu_line_t *line, memsys_result_t *res)
+{
+    uint32_t spl = ms->cfg.line_bytes / ms->cfg.sector_bytes;
+    uint64_t accepted = t;
+    cache_lookup(&s->l1, line->addr, line->sectors, 1, NULL, NULL);
+    for (uint32_t k = 0; k < spl; k++)
+        if (line->sectors & (1u << k))
+            accepted = max_u64(accepted, l2_sector(ms, &s->st, t, line->addr, k, 1, res));
+    return accepted;
+}
+
+static uint32_t popcount32(uint32_t x)
+{
+    uint32_t n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
+                       const memsys_req_t *req, memsys_result_t *out)
+{
+    memsys_result_t res;
+    memsys_sm_t *s;
+    uint64_t t = now * T;
+    uint64_t ready;
+    uint64_t bytes = (uint64_t)popcount32(req->mask) * req->bytes;
+
+    assert(sm < ms->cfg.sms);
+    assert(req->bytes >= 1 && req->bytes <= LSU_MAX_BYTES);
+    s = &ms->sm[sm];
+    assert(now >= s->last_now);
+    s->last_now = now;
+    memset(&res, 0, sizeof res);
+
+    if (req->mask == 0) {
+        res.ready = res.accepted = now;
+        if (out)
+            *out = res;
+        return now;
+    }
+
+    if (req->space == MEMSYS_SHARED) {
+        uint32_t wf = lsu_bank_wavefronts(req->addr, req->mask, req->bytes, ms->cfg.smem_banks);
+        uint64_t start = max_u64(t, s->lsu_free);
+        s->lsu_free = start + (uint64_t)wf * T;
+        res.wavefronts = wf;
+        s->st.smem_wavefronts += wf;
+        if (req->is_store) {
+            s->st.sst_requests++;
+            s->st.sst_bytes += bytes;
+            ready = s->lsu_free;
+        } else {
+            s->st.sld_requests++;
+            s->st.sld_bytes += bytes;
+            ready = start + ((uint64_t)ms->cfg.lat_smem + wf - 1) * T;
+        }
+    } else {
+        lsu_coalesced_t co;
+        lsu_coalesce(req->addr, req->mask, req->bytes, ms->cfg.sector_bytes,
+                     ms->cfg.line_bytes, &co);
+        res.lines = co.nlines;
+        res.sectors = co.nsectors;
+        s->st.lines += co.nlines;
+        if (req->is_store) {
+            s->st.gst_requests++;
+            s->st.gst_bytes += bytes;
+            s->st.gst_sectors += co.nsectors;
+        } else {
+            s->st.gld_requests++;
+            s->st.gld_bytes += bytes;
+            s->st.gld_sectors += co.nsectors;
+        }
+        ready = 0;
+        for (uint32_t i = 0; i < co.nlines; i++) {
+            /* One tag lookup per line per cycle through the LSU pipe. */
+            uint64_t tl = max_u64(t, s->lsu_free);
+            s->lsu_free = tl + T;
+            if (req->is_store) {
+                uint64_t acc = global_store_line(ms, s, tl, &co.line[i], &res);
+                s->lsu_free = max_u64(s->lsu_free, acc);
+                ready = max_u64(ready, s->lsu_free);
+            } else {
+                ready = max_u64(ready, global_load_line(ms, s, tl, &co.line[i], &res));
+            }
+        }
+    }
+    res.accepted = to_cycles(s->lsu_free);
+    res.ready = to_cycles(ready);
+    if (out)
+        *out = res;
+    return res.ready;
+}
+
+const memsys_stats_t *memsys_sm_stats(const memsys_t *ms, uint32_t sm)
+{
+    assert(sm < ms->cfg.sms);
+    return &ms->sm[sm].st;
+}
+
+static void stats_add(memsys_stats_t *a, const memsys_stats_t *b)
+{
+    a->gld_requests += b->gld_requests;
+    a->gst_requests += b->gst_requests;
+    a->sld_requests += b->sld_requests;
+    a->sst_requests += b->sst_requests;
+    a->gld_bytes += b->gld_bytes;
+    a->gst_bytes += b->gst_bytes;
+    a->sld_bytes += b->sld_bytes;
+    a->sst_bytes += b->sst_bytes;
+    a->gld_sectors += b->gld_sectors;
+    a->gst_sectors += b->gst_sectors;
+    a->lines += b->lines;
+    a->smem_wavefronts += b->smem_wavefronts;
+    a->l1_hits += b->l1_hits;
+    a->l1_misses += b->l1_misses;
+    a->l2_hits += b->l2_hits;
+    a->l2_misses += b->l2_misses;
+    a->dram_read_bytes += b->dram_read_bytes;
+    a->dram_write_bytes += b->dram_write_bytes;
+    a->mshr_waits += b->mshr_waits;
+}
+
+void memsys_totals(const memsys_t *ms, memsys_stats_t *total)
+{
+    memset(total, 0, sizeof *total);
+    for (uint32_t i = 0; i < ms->cfg.sms; i++)
+        stats_add(total, &ms->sm[i].st);
+}

@@ -1,0 +1,192 @@
+/* memsys.h - the memory hierarchy of the timing model: per-SM LSU, L1 and
+ * shared memory, the chip's sliced L2, and DRAM.
+ *
+ * How it is used. The simulator executes a warp's load or store
+ * functionally when it issues it (the data moves at once, see mem.h) and
+ * then asks this module WHEN the data is ready:
+ *
+ *     ready = memsys_access(ms, sm, now, &req, &res);
+ *
+ * There is no per-cycle ticking. Every shared resource is a timeline, the
+ * tick at which it is next free: each SM's LSU data pipe, each SM's miss
+ * registers (MSHRs), each L2 slice and each DRAM channel. A request takes
+ * max(arrival, free) as its start and pushes `free` forward by its
+ * occupancy, so a busy resource makes later requests wait; idle ones cost
+ * nothing. Calls for one SM must come in non-decreasing `now`; SMs may
+ * interleave, and the model is most faithful when calls are made in (near)
+ * global time order, e.g. by a loop that steps all SMs cycle by cycle.
+ *
+ * Shared memory (space MEMSYS_SHARED):
+ *   wavefronts = lsu_bank_wavefronts(...); start = max(now, LSU free);
+ *   the LSU pipe is busy for `wavefronts` cycles (bank conflicts cost
+ *   throughput), load ready = start + lat_smem + (wavefronts - 1).
+ *
+ * Global memory (space MEMSYS_GLOBAL), per coalesced line, in address order:
+ *   1. LSU: one tag lookup per line per cycle (the L1 and shared memory
+ *      share this pipe, as in NVIDIA's SMs: 128 bytes per cycle).
+ *   2. L1 (per SM, write-through, no allocate on store): hit sectors are
+ *      ready lat_l1 after the lookup (or when a fill still in flight lands).
+ *   3. A load line with missed sectors takes one MSHR; max_mem_inflight
+ *      counts these L1 miss LINES per SM (an MSHR tracks one 128-byte line
+ *      with a sector mask, and is held until its last sector arrives). When
+ *      all are taken the LSU stalls until the earliest one frees.
+ *   4. L2 (shared, write-back, write-allocate by whole sectors): each missed
+ *      sector goes to its slice (lines are spread over slices by a hash of
+ *      the line address); a slice passes one sector per
+ *      sector_bytes / (l2_bytes_per_clk / slices) cycles. Hit: ready =
+ *      slice start + transfer + lat_l2.
+ *   5. DRAM (dram.h): each L2-missed load sector is one burst; ready =
+ *      channel start + transfer + lat_dram. Dirty L2 victims are written
+ *      back (bandwidth only).
+ *   The load is ready when its last sector is. A store is fire-and-forget:
+ *   it returns when the LSU may take the next request, which is after its
+ *   lines have passed the LSU and its sectors were accepted by their L2
+ *   slices (and any write-back it forced has started), so a store stream
+ *   cannot outrun L2 or DRAM bandwidth.
+ *
+ * Latencies are END-TO-END unloaded load-to-use times as a pointer chase
+ * measures them (H200: lat_l1 ~40, lat_l2 ~290, lat_dram ~670), not
+ * increments: an L2 hit costs lat_l2, not lat_l1 + lat_l2.
+ *
+ * Not modelled (said here so lessons can say it): the two L2 partitions
+ * of Hopper (far hits cost ~500 cycles), the L1 data path width for wide
+ * accesses beyond one line per cycle, DRAM row buffers and read/write
+ * turnaround (folded into dram_efficiency), partial-sector stores (a store
+ * writes whole sectors in L2), write-back of dirty data left in L2 at the
+ * end of a launch.
+ */
+#ifndef SIMT_MEMSYS_H
+#define SIMT_MEMSYS_H
+
+#include <stdint.h>
+
+#include "cache.h"
+#include "dram.h"
+#include "err.h"
+#include "lsu.h"
+
+struct gpu_desc;
+
+#define MEMSYS_TICKS_PER_CYCLE 1024u  /* time resolution of the timelines */
+
+/* Configuration, copied at init. memsys_cfg_from_desc fills it from a
+ * gpu_desc_t; tests fill it by hand. Latencies in core cycles. */
+typedef struct memsys_cfg {
+    uint32_t sms;               /* SMs, each with its own L1 and LSU         */
+    double clock_mhz;           /* core clock, converts GB/s to bytes/cycle  */
+    uint32_t lat_smem;          /* shared-memory load, conflict-free          */
+    uint32_t lat_l1;            /* global load, L1 hit (end to end)          */
+    uint32_t lat_l2;            /* global load, L2 hit (end to end)          */
+    uint32_t lat_dram;          /* global load, DRAM (end to end)            */
+    uint32_t smem_banks;        /* banks of 4 bytes (32), <= LSU_MAX_BANKS    */
+    uint32_t l1_bytes, l1_assoc;/* per SM                                    */
+    uint32_t l2_bytes, l2_assoc;/* whole chip                                */
+    uint32_t line_bytes;        /* cache line (128), power of two            */
+    uint32_t sector_bytes;      /* sector / DRAM burst (32), power of two    */
+    double l2_bytes_per_clk;    /* L2 bandwidth, whole chip                  */
+    uint32_t l2_slices;         /* 0: one sector per cycle per slice, i.e.
+                                   round(l2_bytes_per_clk / sector_bytes),
+                                   clamped to 1..128                         */
+    double dram_gbps;           /* datasheet DRAM bandwidth, 1e9 bytes/s     */
+    double dram_efficiency;     /* usable fraction of dram_gbps (0.92), (0,1] */
+    uint32_t dram_channels;     /* DRAM channels (16)                        */
+    uint32_t dram_interleave;   /* bytes per channel block (256)             */
+    uint32_t max_mem_inflight;  /* MSHRs: L1 miss lines in flight per SM     */
+} memsys_cfg_t;
+
+typedef enum memsys_space {
+    MEMSYS_GLOBAL,              /* device memory through L1, L2, DRAM        */
+    MEMSYS_SHARED               /* the block's shared memory (banks)         */
+} memsys_space_t;
+
+/* One warp memory instruction. */
+typedef struct memsys_req {
+    memsys_space_t space;       /* global or shared                          */
+    int is_store;               /* 0: load, 1: store                         */
+    uint32_t bytes;             /* per lane: 1, 2, 4, 8 or 16                */
+    uint32_t mask;              /* active lanes (bit i = lane i)             */
+    uint32_t addr[LSU_WARP_SIZE]; /* per-lane byte address (shared: offset) */
+} memsys_req_t;
+
+/* What one access did; the caller adds these to its statistics. */
+typedef struct memsys_result {
+    uint64_t ready;             /* cycle the load's data is ready (store: = accepted) */
+    uint64_t accepted;          /* cycle the LSU can take the next request   */
+    uint32_t lines;             /* global: cache lines after coalescing      */
+    uint32_t sectors;           /* global: sectors after coalescing          */
+    uint32_t wavefronts;        /* shared: bank-conflict wavefronts          */
+    uint32_t l1_hits, l1_misses;/* load sectors                              */
+    uint32_t l2_hits, l2_misses;/* sectors, loads and stores                 */
+    uint32_t dram_bytes;        /* read for misses + written back            */
+} memsys_result_t;
+
+/* Counters, per SM and (memsys_totals) for the whole chip. */
+typedef struct memsys_stats {
+    uint64_t gld_requests, gst_requests; /* global warp loads / stores      */
+    uint64_t sld_requests, sst_requests; /* shared warp loads / stores      */
+    uint64_t gld_bytes, gst_bytes;       /* bytes asked for by active lanes */
+    uint64_t sld_bytes, sst_bytes;
+    uint64_t gld_sectors, gst_sectors;   /* after coalescing                */
+    uint64_t lines;                      /* global lines (LSU tag lookups)  */
+    uint64_t smem_wavefronts;            /* shared accesses after conflicts */
+    uint64_t l1_hits, l1_misses;         /* load sectors                    */
+    uint64_t l2_hits, l2_misses;         /* sectors                         */
+    uint64_t dram_read_bytes;            /* L2 miss fills                   */
+    uint64_t dram_write_bytes;           /* L2 write-backs this SM caused   */
+    uint64_t mshr_waits;                 /* lines that found no free MSHR   */
+} memsys_stats_t;
+
+/* Per-SM state. */
+typedef struct memsys_sm {
+    cache_t l1;                 /* this SM's L1                              */
+    uint64_t lsu_free;          /* tick the LSU pipe takes its next line     */
+    uint64_t *mshr;             /* min-heap of MSHR free ticks, max_mem_inflight entries (points into memsys_t.mshr_pool) */
+    uint64_t last_now;          /* last `now` seen, for the order check      */
+    memsys_stats_t st;          /* counters since init / reset               */
+} memsys_sm_t;
+
+typedef struct memsys {
+    memsys_cfg_t cfg;           /* copy of the configuration                 */
+    memsys_sm_t *sm;            /* cfg.sms entries; owned                    */
+    uint64_t *mshr_pool;        /* all SMs' MSHR heaps; owned                */
+    cache_t l2;                 /* the shared L2 tags                        */
+    uint32_t l2_slices;         /* slices actually used (cfg or derived)     */
+    uint32_t slice_shift;       /* bits in a slice number, for the hash      */
+    uint64_t *slice_free;       /* per slice: tick it takes the next sector; owned */
+    uint64_t l2_sector_ticks;   /* ticks one sector occupies a slice         */
+    dram_t dram;                /* channels and their timelines              */
+} memsys_t;
+
+/* Fill c from a GPU description: copies the memory fields and sets the
+ * model's own choices (dram_efficiency 0.92, 16 DRAM channels interleaved
+ * every 256 bytes, l2_slices 0 = derived). */
+void memsys_cfg_from_desc(memsys_cfg_t *c, const struct gpu_desc *d);
+
+/* Build the memory system: all caches empty, all timelines idle, all
+ * memory allocated here and nowhere else. Fails with SIMT_E_USAGE naming
+ * the bad field, or SIMT_E_NOMEM; on failure ms owns nothing. */
+int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err);
+void memsys_free(memsys_t *ms);
+
+/* Prepare for a new launch whose time starts again at cycle 0: every
+ * timeline idle, counters zero. flush_caches = 1 also empties L1s and L2
+ * (dirty data dropped); 0 keeps them warm (pending fills count as done). */
+void memsys_reset(memsys_t *ms, int flush_caches);
+
+/* Time one warp memory instruction issued by SM `sm` at cycle `now` (see
+ * the top of this file). Returns the cycle a load's data is ready, or for
+ * a store the cycle the LSU may take the next request. Fills *out (may be
+ * NULL). A request with no active lanes costs nothing and returns now.
+ * sm < cfg.sms, req->bytes in 1..16, and `now` not smaller than the
+ * previous call's for this SM (all asserted: caller bugs). */
+uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
+                       const memsys_req_t *req, memsys_result_t *out);
+
+/* Counters of one SM, and the sum over all SMs. */
+const memsys_stats_t *memsys_sm_stats(const memsys_t *ms, uint32_t sm);
+void memsys_totals(const memsys_t *ms, memsys_stats_t *total);
+
+/* Usable DRAM bandwidth in bytes per core cycle (gbps x efficiency / clock). */
+double memsys_dram_bytes_per_cycle(const memsys_cfg_t *cfg);
+
+#endif
