@@ -3,11 +3,6 @@
 
 #include <assert.h>
 
-static int is_pow2(uint32_t x)
-{
-    return x != 0 && (x & (x - 1)) == 0;
-}
-
 /* Add sector s of the line at line_addr to out, keeping out->line[] sorted
  * by address (insertion sort: at most LSU_MAX_LINES entries). */
 static void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t s)
@@ -36,7 +31,8 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                       uint32_t line_bytes, lsu_coalesced_t *out)
 {
     assert(bytes >= 1 && bytes <= LSU_MAX_BYTES);
-    assert(is_pow2(sector_bytes) && is_pow2(line_bytes));
+    assert(sector_bytes != 0 && (sector_bytes & (sector_bytes - 1)) == 0);
+    assert(line_bytes != 0 && (line_bytes & (line_bytes - 1)) == 0);
     assert(line_bytes >= sector_bytes && line_bytes / sector_bytes <= 32);
 
     out->nlines = 0;
