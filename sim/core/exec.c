@@ -305,6 +305,28 @@ static uint8_t *lane_ptr(const exec_ctx_t *x, const warp_t *w, const exec_info_t
     return p;
 }
 
+/* Fast path for a whole warp: if every active lane's access is aligned and
+ * the span from the lowest to the highest address lies in one allocation
+ * (or in the block's shared memory), return the host pointer of the lowest
+ * address (*lo); else NULL, and the caller checks lane by lane. */
+static uint8_t *warp_span(const exec_ctx_t *x, const exec_info_t *info, uint32_t *lo)
+{
+    uint32_t mn = UINT32_MAX, mx = 0, odd = 0;
+    FOR_LANES(info->mask, l) {
+        uint32_t a = info->addrs[l];
+        mn = a < mn ? a : mn;
+        mx = a > mx ? a : mx;
+        odd |= a;
+    }
+    if (mn > mx || (odd & (info->bytes - 1u)))
+        return NULL;
+    uint64_t len = (uint64_t)mx - mn + info->bytes;
+    *lo = mn;
+    if (info->space == SPACE_SHARED)
+        return (uint64_t)mn + len <= x->smem_bytes ? x->smem + mn : NULL;
+    return len <= UINT32_MAX ? mem_ptr(x->mem, mn, (uint32_t)len) : NULL;
+}
+
 /* ---- memory ---------------------------------------------------------------- */
 
 static uint32_t load_bytes(const uint8_t *p, unsigned n)
@@ -356,8 +378,10 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     if (in->op == OP_LD) {
         uint32_t *d = dst(w, in);
         uint32_t vals[WARP_SIZE];
+        uint32_t lo;
+        uint8_t *base = warp_span(x, info, &lo);
         FOR_LANES(mask, l) {
-            uint8_t *p = lane_ptr(x, w, info, l, err);
+            uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
             vals[l] = widen(in->type, load_bytes(p, info->bytes));
         }
@@ -366,8 +390,10 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     }
     if (in->op == OP_ST) {
         const uint32_t *v = src(x, w, &in->opd[1], tmp);
+        uint32_t lo;
+        uint8_t *base = warp_span(x, info, &lo);
         FOR_LANES(mask, l) {
-            uint8_t *p = lane_ptr(x, w, info, l, err);
+            uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
             store_bytes(p, info->bytes, v[l]);
         }

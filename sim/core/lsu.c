@@ -3,6 +3,17 @@
 
 #include <assert.h>
 
+/* log2 of a power of two. */
+static uint32_t log2u(uint32_t v)
+{
+    uint32_t n = 0;
+    while (v > 1u) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
 /* Add sector s of the line at line_addr to out, keeping out->line[] sorted
  * by address (insertion sort: at most LSU_MAX_LINES entries). */
 static void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t s)
@@ -37,6 +48,8 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
 
     out->nlines = 0;
     out->nsectors = 0;
+    uint32_t sec_shift = log2u(sector_bytes), line_shift = log2u(line_bytes);
+    uint64_t prev_sec = UINT64_MAX;
     for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
         if (!(mask & (1u << lane)))
             continue;
@@ -44,12 +57,16 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
          * not wrap around to address 0. */
         uint64_t first = addrs[lane];
         uint64_t last = first + bytes - 1;
-        for (uint64_t sec = first / sector_bytes; sec <= last / sector_bytes; sec++) {
-            uint64_t byte = sec * sector_bytes;
-            uint32_t line_addr = (uint32_t)(byte - byte % line_bytes);
-            uint32_t s = (uint32_t)((byte % line_bytes) / sector_bytes);
+        uint64_t s0 = first >> sec_shift, s1 = last >> sec_shift;
+        if (s0 == s1 && s0 == prev_sec)
+            continue;               /* same sector as the previous lane: common */
+        for (uint64_t sec = s0; sec <= s1; sec++) {
+            uint64_t byte = sec << sec_shift;
+            uint32_t line_addr = (uint32_t)(byte >> line_shift << line_shift);
+            uint32_t s = (uint32_t)((byte - line_addr) >> sec_shift);
             add_sector(out, line_addr, s);
         }
+        prev_sec = s1;
     }
     return out->nlines;
 }

@@ -26,6 +26,8 @@
 #include "asm.h"
 #include "memsys.h"
 
+static void warp_refresh(const sm_launch_t *l, warp_t *w);
+
 /* ---- decoding ------------------------------------------------------------ */
 
 void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
@@ -135,8 +137,10 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
         w->warp_in_block = i;
         w->age = sm->age++;
         w->next_issue = now;
+        warp_refresh(l, w);
     }
     sm->blocks_used++;
+    sm->dirty = 1;
     if (sm->next_eval > now)
         sm->next_eval = now;
     return 0;
@@ -144,10 +148,15 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
 
 /* ---- readiness ------------------------------------------------------------ */
 
-/* Earliest cycle warp w can issue its next instruction, and the reason it
- * cannot issue before then. */
-static uint64_t warp_ready(const sm_t *sm, const sm_launch_t *l, const warp_t *w, uint32_t sched, uint8_t *why)
+/* Recompute when warp w's next instruction has its operands: the latest
+ * ready cycle of every register and predicate it reads or writes (a write
+ * must wait for an earlier pending write to the same register). Only this
+ * warp's own issues change its scoreboard, so the result is cached in the
+ * warp until it issues again. */
+static void warp_refresh(const sm_launch_t *l, warp_t *w)
 {
+    if (w->depth == 0)
+        return;
     const sm_deps_t *d = &l->deps[warp_pc(w)];
     uint64_t t = w->next_issue;
     uint8_t r = STALL_DEPENDENCY;
@@ -171,13 +180,22 @@ static uint64_t warp_ready(const sm_t *sm, const sm_launch_t *l, const warp_t *w
         t = w->pred_ready[d->pdst];
         r = STALL_DEPENDENCY;
     }
-    uint64_t uf = sm->sched[sched].unit_free[d->unit];
-    if (uf > t) {
-        t = uf;
-        r = STALL_PIPE;
+    w->dep_ready = t;
+    w->dep_why = r;
+    w->unit = d->unit;
+}
+
+/* Earliest cycle warp w can issue its next instruction, and why it cannot
+ * before then: its operands (scoreboard) or a busy function unit. */
+static inline uint64_t warp_ready(const sm_t *sm, const warp_t *w, uint32_t sched, uint8_t *why)
+{
+    uint64_t uf = sm->sched[sched].unit_free[w->unit];
+    if (uf > w->dep_ready) {
+        *why = STALL_PIPE;
+        return uf;
     }
-    *why = r;
-    return t;
+    *why = w->dep_why;
+    return w->dep_ready;
 }
 
 /* ---- issue ---------------------------------------------------------------- */
@@ -227,8 +245,10 @@ static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint6
         if (w->state == WARP_BARRIER) {
             w->state = WARP_READY;
             w->next_issue = now + 1;
+            warp_refresh(l, w);
         }
     }
+    sm->dirty = 1;
     blk->warps_at_bar = 0;
 }
 
@@ -288,6 +308,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
+    warp_refresh(l, w);
 
     if (w->depth == 0) {                       /* every lane has exited */
         w->state = WARP_DONE;
@@ -310,9 +331,13 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
 /* Try to issue on scheduler s at cycle now. Returns 1 block finished, 0,
  * or -1 on fault. Sets s->issued, s->wake, s->reason. */
-static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, simt_err_t *err)
+static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty, simt_err_t *err)
 {
     sm_sched_t *s = &sm->sched[si];
+    /* Nothing this scheduler owns has changed since it last looked and
+     * found its earliest warp ready at s->wake: no need to look again. */
+    if (!dirty && !s->issued && s->wake > now)
+        return 0;
     uint64_t best_wake = SM_NEVER;
     uint8_t best_why = STALL_IDLE;
     int any_barrier = 0;
@@ -324,14 +349,14 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, simt_er
     /* LRR starts after the last slot it issued; GTO looks at every warp,
      * keeps the greedy one if it is ready, else takes the oldest ready. */
     uint32_t first = lrr && per ? (s->last / sm->nsched + 1) % per : 0;
-    for (uint32_t k = 0; k < per; k++) {
-        warp_t *w = &sm->warps[((first + k) % per) * sm->nsched + si];
+    for (uint32_t k = 0, j = first; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
+        warp_t *w = &sm->warps[j * sm->nsched + si];
         if (w->state == WARP_BARRIER)
             any_barrier = 1;
         if (w->state != WARP_READY)
             continue;
         uint8_t why;
-        uint64_t t = warp_ready(sm, l, w, si, &why);
+        uint64_t t = warp_ready(sm, w, si, &why);
         if (t > now) {
             if (t < best_wake) {
                 best_wake = t;
@@ -369,8 +394,10 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
     }
     int finished = 0;
     uint32_t blocks_before = sm->blocks_used;
+    int dirty = sm->dirty;
+    sm->dirty = 0;
     for (uint32_t s = 0; s < sm->nsched; s++) {
-        int r = schedule(sm, l, s, now, err);
+        int r = schedule(sm, l, s, now, dirty, err);
         if (r < 0)
             return -1;
         finished += r;

@@ -83,6 +83,9 @@ typedef struct sm {
     uint64_t next_eval;           /* next cycle worth simulating, or NEVER   */
     uint64_t last_eval;           /* last cycle simulated + 1 (0: none)      */
     uint64_t age;                 /* counter for warp dispatch order         */
+    uint8_t dirty;                /* warps changed state outside their own
+                                     issue (barrier release, new block):
+                                     every scheduler must look again        */
 } sm_t;
 
 /* Allocate slots for blocks_per_sm blocks of the launch's shape. */

@@ -48,6 +48,11 @@ typedef struct warp {
     uint64_t reg_ready[ISA_NUM_REGS];   /* cycle each register is written   */
     uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
     uint64_t reg_mem;           /* bit r set: r's pending write is a load   */
+    uint64_t dep_ready;         /* cycle the next instruction's operands are
+                                   ready (cached: changes only when this
+                                   warp issues or leaves a barrier)         */
+    uint8_t dep_why;            /* gpu_stall_t while waiting for dep_ready  */
+    uint8_t unit;               /* isa_unit_t of the next instruction       */
 } warp_t;
 
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold
