@@ -21,6 +21,8 @@
 
 #include <lauxlib.h>
 
+#include "lutil.h"
+
 #include "arch.h"
 #include "asm.h"
 #include "tensor.h"
@@ -51,7 +53,7 @@ static lgpu_t *check_gpu(lua_State *L, int arg)
 {
     lgpu_t *G = (lgpu_t *)luaL_checkudata(L, arg, LGPU_MT);
     if (!G->g)
-        luaL_error(L, "the GPU has been freed");
+        lutil_error(L, "the GPU has been freed");
     return G;
 }
 
@@ -75,14 +77,14 @@ static int l_gpu(lua_State *L)
         return luaL_typeerror(L, 1, "table like {arch = \"h200\"} or a preset name");
     }
     if (arch_desc_from_table(L, 1, &d, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
+        return lutil_error(L, "%s", err.msg);
     G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
     G->g = NULL;
     G->ntensors = 0;
     luaL_setmetatable(L, LGPU_MT);
     G->g = gpu_create(&d, &err);
     if (!G->g)
-        return luaL_error(L, "%s", err.msg);
+        return lutil_error(L, "%s", err.msg);
     return 1;
 }
 
@@ -115,30 +117,30 @@ static void get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
     int ty = lua_getfield(L, idx, key), i;
     out[0] = out[1] = out[2] = 1;
     if (ty == LUA_TNIL) {
-        luaL_error(L, "launch: the configuration needs '%s', e.g. %s = {4, 4}", key, key);
+        lutil_error(L, "launch: the configuration needs '%s', e.g. %s = {4, 4}", key, key);
     } else if (ty == LUA_TNUMBER) {
         lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
         if (v < 1 || v > (lua_Integer)UINT32_MAX)
-            luaL_error(L, "launch: %s must be a positive integer, got %s", key,
-                       luaL_tolstring(L, -1, NULL));
+            lutil_error(L, "launch: %s must be a positive integer, got %s", key,
+                        luaL_tolstring(L, -1, NULL));
         out[0] = (uint32_t)v;
     } else if (ty == LUA_TTABLE) {
         lua_Integer n = luaL_len(L, -1);
         if (n < 1 || n > 3)
-            luaL_error(L, "launch: %s must have 1 to 3 sizes, got %d", key, (int)n);
+            lutil_error(L, "launch: %s must have 1 to 3 sizes, got %d", key, (int)n);
         for (i = 0; i < (int)n; i++) {
             lua_Integer v;
             lua_geti(L, -1, i + 1);
             v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
             if (v < 1 || v > (lua_Integer)UINT32_MAX)
-                luaL_error(L, "launch: %s[%d] must be a positive integer, got %s", key, i + 1,
-                           luaL_tolstring(L, -1, NULL));
+                lutil_error(L, "launch: %s[%d] must be a positive integer, got %s", key, i + 1,
+                            luaL_tolstring(L, -1, NULL));
             out[i] = (uint32_t)v;
             lua_pop(L, 1);
         }
     } else {
-        luaL_error(L, "launch: %s must be a number or a table of 1 to 3 integers, got %s", key,
-                   luaL_typename(L, -1));
+        lutil_error(L, "launch: %s must be a number or a table of 1 to 3 integers, got %s", key,
+                    luaL_typename(L, -1));
     }
     lua_pop(L, 1);
 }
@@ -151,10 +153,10 @@ static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int ar
     const char *pname = p->params[i];
     if (t) {
         if (!t->gpu)
-            luaL_error(L, "launch: argument %d (%s) is a host tensor; kernels need device "
+            lutil_error(L, "launch: argument %d (%s) is a host tensor; kernels need device "
                           "tensors (make it with g:tensor{...})", i + 1, pname);
         if (t->gpu != G)
-            luaL_error(L, "launch: argument %d (%s) is a tensor on another GPU", i + 1, pname);
+            lutil_error(L, "launch: argument %d (%s) is a tensor on another GPU", i + 1, pname);
         return t->addr;
     }
     if (s)
@@ -162,8 +164,8 @@ static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int ar
     if (lua_isinteger(L, arg)) {
         lua_Integer v = lua_tointeger(L, arg);
         if (v < INT32_MIN || v > (lua_Integer)UINT32_MAX)
-            luaL_error(L, "launch: argument %d (%s) = %I does not fit in 32 bits", i + 1, pname,
-                       v);
+            lutil_error(L, "launch: argument %d (%s) = %lld does not fit in 32 bits", i + 1, pname,
+                        (long long)v);
         return (uint32_t)v;
     }
     if (lua_type(L, arg) == LUA_TNUMBER) {
@@ -172,8 +174,8 @@ static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int ar
         memcpy(&bits, &f, sizeof bits);
         return bits;
     }
-    luaL_error(L, "launch: argument %d (%s) must be a device tensor or a number, got %s",
-               i + 1, pname, luaL_typename(L, arg));
+    lutil_error(L, "launch: argument %d (%s) must be a device tensor or a number, got %s",
+                i + 1, pname, luaL_typename(L, arg));
     return 0;
 }
 
@@ -251,7 +253,7 @@ static int gpu_launch_l(lua_State *L)
     int nargs = lua_gettop(L) - 3, i;
     luaL_checktype(L, 3, LUA_TTABLE);
     if (!K->loaded)
-        return luaL_error(L, "launch: kernel is not loaded");
+        return lutil_error(L, "launch: kernel is not loaded");
     /* configuration keys */
     lua_pushnil(L);
     while (lua_next(L, 3) != 0) {
@@ -262,10 +264,10 @@ static int gpu_launch_l(lua_State *L)
             known |= strcmp(k, launch_keys[j]) == 0;
         if (!known) {
             const char *hint = k ? arch_closest(k, launch_keys, NLAUNCH_KEYS) : NULL;
-            return luaL_error(L, "launch: unknown configuration key '%s'%s%s%s",
-                              k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
-                              hint ? hint : "",
-                              hint ? "'?)" : " (keys: grid, block, max_cycles, max_warp_instrs, "
+            return lutil_error(L, "launch: unknown configuration key '%s'%s%s%s",
+                               k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
+                               hint ? hint : "",
+                               hint ? "'?)" : " (keys: grid, block, max_cycles, max_warp_instrs, "
                                              "warm_caches)");
         }
         lua_pop(L, 1);
@@ -275,22 +277,22 @@ static int gpu_launch_l(lua_State *L)
     get_dim3(L, 3, "block", cfg.block);
     if (lua_getfield(L, 3, "max_cycles") != LUA_TNIL) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
-            return luaL_error(L, "launch: max_cycles must be a positive integer, got %s",
-                              luaL_tolstring(L, -1, NULL));
+            return lutil_error(L, "launch: max_cycles must be a positive integer, got %s",
+                               luaL_tolstring(L, -1, NULL));
         cfg.max_cycles = (uint64_t)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 3, "max_warp_instrs") != LUA_TNIL) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
-            return luaL_error(L, "launch: max_warp_instrs must be a positive integer, got %s",
-                              luaL_tolstring(L, -1, NULL));
+            return lutil_error(L, "launch: max_warp_instrs must be a positive integer, got %s",
+                               luaL_tolstring(L, -1, NULL));
         cfg.max_warp_instrs = (uint64_t)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 3, "warm_caches") != LUA_TNIL) {
         if (!lua_isboolean(L, -1))
-            return luaL_error(L, "launch: warm_caches must be true or false, got %s",
-                              luaL_typename(L, -1));
+            return lutil_error(L, "launch: warm_caches must be true or false, got %s",
+                               luaL_typename(L, -1));
         cfg.warm_caches = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
@@ -308,13 +310,13 @@ static int gpu_launch_l(lua_State *L)
         lua_pushfstring(L, "), got %d", nargs);
         luaL_addvalue(&b);
         luaL_pushresult(&b);
-        return luaL_error(L, "%s", lua_tostring(L, -1));
+        return lutil_error(L, "%s", lua_tostring(L, -1));
     }
     for (i = 0; i < nargs; i++)
         args[i] = arg_bits(L, G, p, 4 + i, i);
     simt_err_clear(&err);
     if (gpu_launch(G->g, p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
+        return lutil_error(L, "%s", err.msg);
     push_stats(L, &st);
     return 1;
 }
@@ -399,10 +401,10 @@ static int kernel_listing(lua_State *L)
     lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
     char *text;
     if (!K->loaded)
-        return luaL_error(L, "listing: kernel is not loaded");
+        return lutil_error(L, "listing: kernel is not loaded");
     text = asm_disassemble(&K->prog);
     if (!text)
-        return luaL_error(L, "listing: out of memory");
+        return lutil_error(L, "listing: out of memory");
     lua_pushstring(L, text); /* raises only if Lua itself is out of memory */
     free(text);
     return 1;

@@ -15,6 +15,8 @@
 
 #include <lauxlib.h>
 
+#include "lutil.h"
+
 #include "tensor.h"
 
 /* Raise unless t has ndim dimensions. */
@@ -23,8 +25,8 @@ static void need_ndim(lua_State *L, const tensor_t *t, int ndim, const char *fn,
 {
     if (t->ndim != ndim) {
         char s[96];
-        luaL_error(L, "ref.%s: %s must have %d dimensions, got shape %s", fn, what, ndim,
-                   tensor_shape_str(t, s, sizeof s));
+        lutil_error(L, "ref.%s: %s must have %d dimensions, got shape %s", fn, what, ndim,
+                    tensor_shape_str(t, s, sizeof s));
     }
 }
 
@@ -55,8 +57,8 @@ static int ref_matmul(lua_State *L)
     N = B->dims[1];
     if (B->dims[0] != K) {
         char sa[96], sb[96];
-        luaL_error(L, "ref.matmul: inner dimensions differ: A is %s, B is %s",
-                   tensor_shape_str(A, sa, sizeof sa), tensor_shape_str(B, sb, sizeof sb));
+        lutil_error(L, "ref.matmul: inner dimensions differ: A is %s, B is %s",
+                    tensor_shape_str(A, sa, sizeof sa), tensor_shape_str(B, sb, sizeof sb));
     }
     a = tensor_push_doubles(L, A);
     b = tensor_push_doubles(L, B);
@@ -104,8 +106,8 @@ static int64_t conv_out(lua_State *L, const char *fn, int64_t in, int64_t filt, 
                         int64_t pad)
 {
     if (in + 2 * pad < filt)
-        luaL_error(L, "ref.%s: filter of size %d does not fit input of size %d with pad %d", fn,
-                   (int)filt, (int)in, (int)pad);
+        lutil_error(L, "ref.%s: filter of size %d does not fit input of size %d with pad %d", fn,
+                    (int)filt, (int)in, (int)pad);
     return (in + 2 * pad - filt) / stride + 1;
 }
 
@@ -125,8 +127,8 @@ static int ref_conv2d(lua_State *L)
     K = Wt->dims[0]; R = Wt->dims[2]; S = Wt->dims[3];
     if (Wt->dims[1] != C) {
         char sx[96], sw[96];
-        luaL_error(L, "ref.conv2d: channels differ: X is %s, W is %s",
-                   tensor_shape_str(X, sx, sizeof sx), tensor_shape_str(Wt, sw, sizeof sw));
+        lutil_error(L, "ref.conv2d: channels differ: X is %s, W is %s",
+                    tensor_shape_str(X, sx, sizeof sx), tensor_shape_str(Wt, sw, sizeof sw));
     }
     P = conv_out(L, "conv2d", H, R, stride, pad);
     Q = conv_out(L, "conv2d", Wd, S, stride, pad);
@@ -213,8 +215,8 @@ static int ref_add(lua_State *L)
         same = A->dims[d] == B->dims[d];
     if (!same) {
         char sa[96], sb[96];
-        luaL_error(L, "ref.add: shapes differ: A is %s, B is %s",
-                   tensor_shape_str(A, sa, sizeof sa), tensor_shape_str(B, sb, sizeof sb));
+        lutil_error(L, "ref.add: shapes differ: A is %s, B is %s",
+                    tensor_shape_str(A, sa, sizeof sa), tensor_shape_str(B, sb, sizeof sb));
     }
     a = tensor_push_doubles(L, A);
     b = tensor_push_doubles(L, B);

@@ -17,6 +17,8 @@
 
 #include <lauxlib.h>
 
+#include "lutil.h"
+
 #include "arch.h"
 
 /* ---- dtypes ------------------------------------------------------------ */
@@ -74,6 +76,17 @@ const tensor_dtype_t *tensor_dtype_find(const char *name)
     return NULL;
 }
 
+/* Write "f32, i32" (the dtype names, for messages) into buf. */
+static const char *dtype_list(char *buf, size_t n)
+{
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < NDTYPES && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+                                 tensor_dtypes[i].name);
+    return buf;
+}
+
 /* ---- basics ------------------------------------------------------------ */
 
 uint64_t tensor_bytes(const tensor_t *t)
@@ -87,11 +100,11 @@ uint8_t *tensor_data(lua_State *L, tensor_t *t)
     if (!t->gpu)
         return t->host;
     if (!t->gpu->g)
-        luaL_error(L, "tensor's GPU has been freed");
+        lutil_error(L, "tensor's GPU has been freed");
     p = mem_ptr(gpu_mem(t->gpu->g), t->addr, (uint32_t)tensor_bytes(t));
     if (!p)
-        luaL_error(L, "tensor's device memory at 0x%08x is no longer allocated",
-                   (unsigned)t->addr);
+        lutil_error(L, "tensor's device memory at 0x%08x is no longer allocated",
+                    (unsigned)t->addr);
     return p;
 }
 
@@ -130,19 +143,19 @@ static void set_shape(lua_State *L, tensor_t *t, int ndim, const int64_t *dims,
     int i;
     int64_t n = 1;
     if (ndim < 1 || ndim > TENSOR_MAX_DIMS)
-        luaL_error(L, "a tensor has 1 to %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
+        lutil_error(L, "a tensor has 1 to %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
     for (i = 0; i < ndim; i++) {
         if (dims[i] < 1)
-            luaL_error(L, "tensor dimension %d must be at least 1, got %lld", i + 1,
-                       (long long)dims[i]);
+            lutil_error(L, "tensor dimension %d must be at least 1, got %lld", i + 1,
+                        (long long)dims[i]);
         if (dims[i] > ((int64_t)1 << 32) / n)
-            luaL_error(L, "tensor too large (more than 2^32 elements)");
+            lutil_error(L, "tensor too large (more than 2^32 elements)");
         n *= dims[i];
         t->dims[i] = dims[i];
     }
     if ((uint64_t)n * dt->bytes > UINT32_MAX)
-        luaL_error(L, "tensor of %lld %s elements is too large (32-bit device addresses)",
-                   (long long)n, dt->name);
+        lutil_error(L, "tensor of %lld %s elements is too large (32-bit device addresses)",
+                    (long long)n, dt->name);
     t->ndim = ndim;
     t->n = n;
     t->dt = dt;
@@ -174,7 +187,7 @@ static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64
     char auto_label[32];
     gidx = lua_absindex(L, gidx);
     if (!G->g)
-        luaL_error(L, "the GPU has been freed");
+        lutil_error(L, "the GPU has been freed");
     t = (tensor_t *)lua_newuserdatauv(L, sizeof(tensor_t), 1);
     memset(t, 0, sizeof *t);
     t->dt = dt;
@@ -189,7 +202,7 @@ static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64
     }
     if (gpu_malloc(G->g, tensor_bytes(t), label, &t->addr, &err) != 0) {
         t->addr = 0;
-        luaL_error(L, "%s", err.msg);
+        lutil_error(L, "%s", err.msg);
     }
     return t;
 }
@@ -211,9 +224,8 @@ static double check_value(lua_State *L, int arg, const tensor_t *t)
     double v = luaL_checknumber(L, arg);
     if (!t->dt->is_float) {
         if (v != floor(v) || v < -2147483648.0 || v > 2147483647.0)
-            luaL_argerror(L, arg, lua_pushfstring(L, "%s tensor needs an integer in the "
-                                                  "int32 range, got %s", t->dt->name,
-                                                  luaL_tolstring(L, arg, NULL)));
+            lutil_argerror(L, arg, "%s tensor needs an integer in the int32 range, got %s",
+                           t->dt->name, luaL_tolstring(L, arg, NULL));
     }
     return v;
 }
@@ -234,7 +246,7 @@ static void fill_walk(lua_State *L, int idx, tensor_t *t, uint8_t *p, int64_t *p
 {
     lua_Integer i, len;
     if (depth > TENSOR_MAX_DIMS)
-        luaL_error(L, "tensor values nested more than %d tables deep", TENSOR_MAX_DIMS);
+        lutil_error(L, "tensor values nested more than %d tables deep", TENSOR_MAX_DIMS);
     len = luaL_len(L, idx);
     for (i = 1; i <= len; i++) {
         int ty = lua_geti(L, idx, i);
@@ -243,14 +255,14 @@ static void fill_walk(lua_State *L, int idx, tensor_t *t, uint8_t *p, int64_t *p
         } else if (ty == LUA_TNUMBER) {
             double v = lua_tonumber(L, -1);
             if (!t->dt->is_float && v != floor(v))
-                luaL_error(L, "%s tensor value %lld is not an integer (%g)", t->dt->name,
-                           (long long)*pos + 1, v);
+                lutil_error(L, "%s tensor value %lld is not an integer (%g)", t->dt->name,
+                            (long long)*pos + 1, v);
             if (*pos < t->n)
                 t->dt->store(p + (size_t)*pos * t->dt->bytes, v);
             (*pos)++;
         } else {
-            luaL_error(L, "tensor values must be numbers, value %lld is %s",
-                       (long long)*pos + 1, luaL_typename(L, -1));
+            lutil_error(L, "tensor values must be numbers, value %lld is %s",
+                        (long long)*pos + 1, luaL_typename(L, -1));
         }
         lua_pop(L, 1);
     }
@@ -262,8 +274,8 @@ static void fill_table(lua_State *L, int idx, tensor_t *t)
     char shape[96];
     fill_walk(L, lua_absindex(L, idx), t, tensor_data(L, t), &pos, 1);
     if (pos != t->n)
-        luaL_error(L, "table has %lld values, tensor %s needs %lld", (long long)pos,
-                   tensor_shape_str(t, shape, sizeof shape), (long long)t->n);
+        lutil_error(L, "table has %lld values, tensor %s needs %lld", (long long)pos,
+                    tensor_shape_str(t, shape, sizeof shape), (long long)t->n);
 }
 
 static void check_same_shape(lua_State *L, const tensor_t *a, const tensor_t *b,
@@ -274,8 +286,8 @@ static void check_same_shape(lua_State *L, const tensor_t *a, const tensor_t *b,
         same = a->dims[i] == b->dims[i];
     if (!same) {
         char sa[96], sb[96];
-        luaL_error(L, "%s: shapes differ: %s vs %s", what, tensor_shape_str(a, sa, sizeof sa),
-                   tensor_shape_str(b, sb, sizeof sb));
+        lutil_error(L, "%s: shapes differ: %s vs %s", what, tensor_shape_str(a, sa, sizeof sa),
+                    tensor_shape_str(b, sb, sizeof sb));
     }
 }
 
@@ -310,7 +322,7 @@ static void fill_random(lua_State *L, tensor_t *t, uint64_t seed, double lo, dou
     unsigned sz = t->dt->bytes;
     int64_t i;
     if (!(lo <= hi) || (t->dt->is_float && lo == hi))
-        luaL_error(L, "random init needs lo < hi, got lo=%g hi=%g", lo, hi);
+        lutil_error(L, "random init needs lo < hi, got lo=%g hi=%g", lo, hi);
     for (i = 0; i < t->n; i++) {
         uint64_t z = splitmix64(&state);
         if (t->dt->is_float) {
@@ -359,22 +371,20 @@ static void parse_spec(lua_State *L, int idx, int *ndim, int64_t dims[TENSOR_MAX
     }
     if (bad[0]) {
         const char *hint = arch_closest(bad, spec_keys, NSPEC_KEYS);
-        luaL_argerror(L, idx, lua_pushfstring(L, "unknown tensor option '%s'%s%s%s", bad,
-                                              hint ? " (did you mean '" : "",
-                                              hint ? hint : "", hint ? "'?)" : ""));
+        lutil_argerror(L, idx, "unknown tensor option '%s'%s%s%s", bad,
+                       hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
     }
     if (len < 1 || len > TENSOR_MAX_DIMS)
-        luaL_argerror(L, idx, lua_pushfstring(L, "expected 1 to %d dimensions like {256, 256},"
-                                              " got %d", TENSOR_MAX_DIMS, (int)len));
+        lutil_argerror(L, idx, "expected 1 to %d dimensions like {256, 256}, got %d",
+                       TENSOR_MAX_DIMS, (int)len);
     for (i = 1; i <= len; i++) {
         int isint = 0;
         lua_Integer v;
         lua_geti(L, idx, i);
         v = lua_tointegerx(L, -1, &isint);
         if (!isint || v < 1)
-            luaL_argerror(L, idx, lua_pushfstring(L, "dimension %d must be a positive "
-                                                  "integer, got %s", (int)i,
-                                                  luaL_tolstring(L, -1, NULL)));
+            lutil_argerror(L, idx, "dimension %d must be a positive integer, got %s", (int)i,
+                           luaL_tolstring(L, -1, NULL));
         dims[i - 1] = v;
         lua_pop(L, 1);
     }
@@ -382,11 +392,14 @@ static void parse_spec(lua_State *L, int idx, int *ndim, int64_t dims[TENSOR_MAX
     lua_getfield(L, idx, "dtype");
     dname = lua_isnil(L, -1) ? "f32" : lua_tostring(L, -1);
     if (!dname)
-        luaL_argerror(L, idx, lua_pushfstring(L, "dtype must be a string like \"f32\", got %s",
-                                              luaL_typename(L, -1)));
+        lutil_argerror(L, idx, "dtype must be a string like \"f32\", got %s",
+                       luaL_typename(L, -1));
     *dt = tensor_dtype_find(dname);
-    if (!*dt)
-        luaL_argerror(L, idx, lua_pushfstring(L, "unknown dtype '%s' (dtypes: f32, i32)", dname));
+    if (!*dt) {
+        char names[128];
+        lutil_argerror(L, idx, "unknown dtype '%s' (dtypes: %s)", dname,
+                       dtype_list(names, sizeof names));
+    }
     lua_pop(L, 1);
 }
 
@@ -397,7 +410,7 @@ static double opt_field_number(lua_State *L, int idx, const char *key, double de
     if (ty == LUA_TNUMBER)
         v = lua_tonumber(L, -1);
     else if (ty != LUA_TNIL)
-        luaL_error(L, "tensor option '%s' must be a number, got %s", key, luaL_typename(L, -1));
+        lutil_error(L, "tensor option '%s' must be a number, got %s", key, luaL_typename(L, -1));
     lua_pop(L, 1);
     return v;
 }
@@ -432,18 +445,18 @@ static void apply_init(lua_State *L, int idx, tensor_t *t)
             double lo = opt_field_number(L, idx, "lo", -1);
             double hi = opt_field_number(L, idx, "hi", 1);
             if (seed != floor(seed))
-                luaL_error(L, "tensor option 'seed' must be an integer, got %g", seed);
+                lutil_error(L, "tensor option 'seed' must be an integer, got %g", seed);
             if (!t->dt->is_float && (lo != floor(lo) || hi != floor(hi)))
-                luaL_error(L, "%s random init needs integer lo and hi, got lo=%g hi=%g",
-                           t->dt->name, lo, hi);
+                lutil_error(L, "%s random init needs integer lo and hi, got lo=%g hi=%g",
+                            t->dt->name, lo, hi);
             fill_random(L, t, (uint64_t)(int64_t)seed, lo, hi);
         } else {
-            luaL_error(L, "unknown init '%s' (expected \"zeros\", \"ones\", \"random\", "
+            lutil_error(L, "unknown init '%s' (expected \"zeros\", \"ones\", \"random\", "
                           "\"range\", a number, a table or a tensor)", s);
         }
     } else {
-        luaL_error(L, "init must be a string, number, table or tensor, got %s",
-                   luaL_typename(L, -1));
+        lutil_error(L, "init must be a string, number, table or tensor, got %s",
+                    luaL_typename(L, -1));
     }
     lua_pop(L, 1);
 }
@@ -488,14 +501,13 @@ static int64_t check_index(lua_State *L, tensor_t *t, int first, const char *fna
     int64_t flat = 0;
     int d;
     if (lua_gettop(L) - first + 1 < t->ndim)
-        luaL_error(L, "%s: a %d-dimensional tensor needs %d indices, got %d", fname, t->ndim,
-                   t->ndim, lua_gettop(L) - first + 1);
+        lutil_error(L, "%s: a %d-dimensional tensor needs %d indices, got %d", fname, t->ndim,
+                    t->ndim, lua_gettop(L) - first + 1);
     for (d = 0; d < t->ndim; d++) {
         lua_Integer i = luaL_checkinteger(L, first + d);
         if (i < 1 || i > t->dims[d])
-            luaL_argerror(L, first + d, lua_pushfstring(L, "index %d is %d, out of range "
-                                                        "1..%d", d + 1, (int)i,
-                                                        (int)t->dims[d]));
+            lutil_argerror(L, first + d, "index %d is %lld, out of range 1..%lld", d + 1,
+                           (long long)i, (long long)t->dims[d]);
         flat = flat * t->dims[d] + (i - 1);
     }
     return flat;
@@ -515,8 +527,8 @@ static int t_get(lua_State *L)
     tensor_t *t = tensor_check(L, 1);
     int64_t i;
     if (lua_gettop(L) != 1 + t->ndim)
-        luaL_error(L, "get: a %d-dimensional tensor needs %d indices, got %d", t->ndim,
-                   t->ndim, lua_gettop(L) - 1);
+        lutil_error(L, "get: a %d-dimensional tensor needs %d indices, got %d", t->ndim,
+                    t->ndim, lua_gettop(L) - 1);
     i = check_index(L, t, 2, "get");
     push_element(L, t, i);
     return 1;
@@ -528,7 +540,7 @@ static int t_set(lua_State *L)
     int64_t i;
     double v;
     if (lua_gettop(L) != 2 + t->ndim)
-        luaL_error(L, "set: a %d-dimensional tensor needs %d indices and a value, got %d "
+        lutil_error(L, "set: a %d-dimensional tensor needs %d indices and a value, got %d "
                       "arguments", t->ndim, t->ndim, lua_gettop(L) - 1);
     i = check_index(L, t, 2, "set");
     v = check_value(L, 2 + t->ndim, t);
@@ -556,8 +568,8 @@ static int t_to_table(lua_State *L)
     tensor_t *t = tensor_check(L, 1);
     int64_t i;
     if (t->n > 1 << 26)
-        luaL_error(L, "to_table: tensor of %lld elements is too large for a Lua table",
-                   (long long)t->n);
+        lutil_error(L, "to_table: tensor of %lld elements is too large for a Lua table",
+                    (long long)t->n);
     lua_createtable(L, (int)t->n, 0);
     for (i = 0; i < t->n; i++) {
         push_element(L, t, i);
@@ -669,7 +681,7 @@ static int t_reshape(lua_State *L)
     int64_t dims[TENSOR_MAX_DIMS], n = 1;
     char s[96];
     if (ndim < 1 || ndim > TENSOR_MAX_DIMS)
-        luaL_error(L, "reshape: expected 1 to %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
+        lutil_error(L, "reshape: expected 1 to %d dimensions, got %d", TENSOR_MAX_DIMS, ndim);
     for (d = 0; d < ndim; d++) {
         dims[d] = luaL_checkinteger(L, d + 2);
         if (dims[d] < 1)
@@ -677,8 +689,8 @@ static int t_reshape(lua_State *L)
         n *= dims[d];
     }
     if (n != t->n)
-        luaL_error(L, "reshape: tensor %s has %lld elements, the new shape has %lld",
-                   tensor_shape_str(t, s, sizeof s), (long long)t->n, (long long)n);
+        lutil_error(L, "reshape: tensor %s has %lld elements, the new shape has %lld",
+                    tensor_shape_str(t, s, sizeof s), (long long)t->n, (long long)n);
     if (t->gpu) {
         lua_getiuservalue(L, 1, 1);
         r = tensor_new_device(L, -1, ndim, dims, t->dt, NULL);
