@@ -60,6 +60,9 @@ static int ref_matmul(lua_State *L)
         lutil_error(L, "ref.matmul: inner dimensions differ: A is %s, B is %s",
                     tensor_shape_str(A, sa, sizeof sa), tensor_shape_str(B, sb, sizeof sb));
     }
+    if ((uint64_t)M * (uint64_t)N > ((uint64_t)1 << 32))
+        lutil_error(L, "ref.matmul: result of %lld x %lld elements is too large", (long long)M,
+                    (long long)N);
     a = tensor_push_doubles(L, A);
     b = tensor_push_doubles(L, B);
     acc = (double *)lua_newuserdatauv(L, (size_t)(M * N) * sizeof(double), 0);
