@@ -1,0 +1,84 @@
+// all_ops.s - one of every instruction form, for assembler round-trip tests.
+// Not a meaningful kernel: it only has to assemble. Threads: any.
+.kernel all_ops
+.param a
+.param b
+.param n
+.shared tile 60          // offset 0
+.shared buf 32           // offset 64 (16-byte aligned)
+
+start:
+    nop
+    mov.u32 %r0, %tid.x
+    mov.u32 %r1, %ctaid.x
+    mov.s32 %r2, -5
+    mov.f32 %r3, 1.5
+    mov.b32 %r4, 0xFF
+    mov.u32 %r5, buf
+    mov.pred %p0, %p1
+    mad.lo.s32 %r6, %r1, %ntid.x, %r0
+    add.s32 %r7, %r6, 1
+    add.f32 %r8, %r3, -2e-3
+    sub.u32 %r9, %r7, %r6
+    sub.f32 %r9, %r8, 0f7F800000
+    mul.lo.u32 %r10, %r9, 3
+    mul.f32 %r10, %r10, 2
+    mul.hi.s32 %r11, %r10, %r9
+    mad.f32 %r12, %r3, %r8, 1e10
+    fma.f32 %r12, %r12, %r12, %r3
+    div.u32 %r13, %r7, 3
+    div.f32 %r13, %r3, %r8
+    rem.s32 %r14, %r7, -3
+    min.s32 %r15, %r7, %r2
+    max.f32 %r15, %r3, 0.25
+    abs.s32 %r16, %r2
+    neg.f32 %r16, %r3
+    rcp.f32 %r17, %r3
+    sqrt.f32 %r18, %r3
+    rsqrt.f32 %r19, %r3
+    ex2.f32 %r20, %r3
+    lg2.f32 %r21, %r3
+    sin.f32 %r22, %r3
+    cos.f32 %r23, %r3
+    and.b32 %r24, %r4, 0x0F
+    or.b32 %r24, %r24, 16
+    xor.b32 %r24, %r24, %r4
+    not.b32 %r25, %r24
+    shl.b32 %r26, %r0, 2
+    shr.s32 %r27, %r2, 1
+    shr.u32 %r27, %r27, %r0
+    setp.lt.s32 %p1, %r0, 16
+    setp.ne.f32 %p2, %r3, 0.0
+    and.pred %p3, %p1, %p2
+    or.pred %p3, %p3, %p1
+    xor.pred %p4, %p3, %p2
+    not.pred %p5, %p4
+    selp.f32 %r28, %r3, -1.0, %p1
+    selp.u32 %r28, 1, 0, %p5
+    cvt.f32.s32 %r29, %r2
+    cvt.s32.f32 %r29, %r3
+    cvt.u8.u32 %r29, %r29
+    ld.param.u32 %r30, [a]
+    ld.param.u32 %r31, [n]
+    ld.global.f32 %r32, [%r30+16]
+    ld.global.u8 %r33, [%r30-4]
+    ld.global.s16 %r33, [1024]
+    ld.shared.f32 %r34, [tile+8]
+    ld.shared.u16 %r34, [%r26]
+    st.global.f32 [%r30], %r32
+    st.shared.f32 [buf], %r32
+    st.shared.s8 [buf+3], 7
+    atom.global.add.u32 %r35, [%r30], 1
+    atom.shared.min.s32 %r35, [%r26], %r2
+    atom.shared.max.u32 %r35, [tile], %r2
+    atom.global.exch.b32 %r35, [%r30+4], %r3
+    atom.shared.cas.b32 %r36, [%r26], %r35, 0
+    bar.sync
+    bar.sync 0
+@%p1 bra skip
+    add.u32 %r37, %r37, 1
+skip:
+@!%p2 bra.uni start
+    mov.u32 %r63, %clock
+    @%p7 exit
+    ret
