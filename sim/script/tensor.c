@@ -761,8 +761,8 @@ static const luaL_Reg tensor_methods[] = {
 static int t_index(lua_State *L)
 {
     tensor_t *t = tensor_check(L, 1);
-    const char *k = lua_tostring(L, 2);
-    if (!k || lua_type(L, 2) != LUA_TSTRING)
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (!k)
         return 0;
     lua_pushvalue(L, lua_upvalueindex(1));
     if (lua_getfield(L, -1, k) != LUA_TNIL)
