@@ -18,7 +18,8 @@ enum {
     SIMT_E_LAUNCH,    /* launch configuration exceeds a limit */
     SIMT_E_KERNEL,    /* kernel fault at run time (deadlock, stack overflow) */
     SIMT_E_TIMEOUT,   /* cycle limit reached */
-    SIMT_E_NOMEM      /* host allocation failed */
+    SIMT_E_NOMEM,     /* host allocation failed */
+    SIMT_E_STOPPED    /* an observer asked the launch to stop (window closed) */
 };
 
 typedef struct simt_err {

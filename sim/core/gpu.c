@@ -24,6 +24,83 @@ struct gpu {
     memsys_t memsys;      /* caches and DRAM timing, kept across launches */
 };
 
+static void block_index(uint64_t i, const uint32_t grid[3], uint32_t out[3]);
+
+/* A launch in progress, as observers see it. */
+struct gpu_run {
+    const gpu_t *g;
+    sm_launch_t *l;
+    sm_t *sms;
+    uint32_t nsm;
+    uint64_t now;
+    uint64_t waiting;     /* blocks not yet placed */
+};
+
+uint64_t gpu_run_cycle(const gpu_run_t *r) { return r->now; }
+const gpu_stats_t *gpu_run_stats(const gpu_run_t *r) { return r->l->st; }
+const gpu_desc_t *gpu_run_desc(const gpu_run_t *r) { return &r->g->desc; }
+const isa_program_t *gpu_run_program(const gpu_run_t *r) { return r->l->prog; }
+uint32_t gpu_run_sms(const gpu_run_t *r) { return r->nsm; }
+uint32_t gpu_run_warp_slots(const gpu_run_t *r) { return r->nsm ? r->sms[0].nwarps : 0; }
+uint64_t gpu_run_blocks_waiting(const gpu_run_t *r) { return r->waiting; }
+
+uint32_t gpu_run_blocks_resident(const gpu_run_t *r, uint32_t sm)
+{
+    return sm < r->nsm ? r->sms[sm].blocks_used : 0;
+}
+
+int gpu_run_warp(const gpu_run_t *r, uint32_t sm, uint32_t slot, gpu_warp_view_t *out)
+{
+    if (sm >= r->nsm || slot >= r->sms[sm].nwarps)
+        return -1;
+    const sm_t *s = &r->sms[sm];
+    const warp_t *w = &s->warps[slot];
+    memset(out, 0, sizeof *out);
+    out->status = sm_warp_status(s, r->l, slot, r->now);
+    if (out->status == WS_EMPTY)
+        return 0;
+    out->pc = warp_pc(w);
+    out->line = out->pc < r->l->prog->ncode ? r->l->prog->code[out->pc].line : 0;
+    out->active = warp_mask(w);
+    out->live = w->live;
+    memcpy(out->ctaid, s->blocks[w->block_slot].ctaid, sizeof out->ctaid);
+    out->warp_in_block = w->warp_in_block;
+    return 0;
+}
+
+uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm)
+{
+    if (sm >= r->nsm)
+        return 0;
+    const memsys_t *ms = &r->g->memsys;
+    uint32_t n = 0;
+    uint64_t t = r->now * MEMSYS_TICKS_PER_CYCLE;
+    for (uint32_t i = 0; i < ms->cfg.max_mem_inflight; i++)
+        n += ms->sm[sm].mshr[i] > t;
+    return n;
+}
+
+/* Place block number `b` on SM i at cycle `at`, telling the observer. */
+static int place(gpu_run_t *run, uint32_t i, uint64_t b, uint64_t at)
+{
+    uint32_t idx[3];
+    sm_launch_t *l = run->l;
+    block_index(b, l->grid, idx);
+    if (sm_place_block(&run->sms[i], l, idx, at) != 0)
+        return -1;
+    run->waiting--;
+    if (l->observe) {
+        gpu_event_t ev = { .kind = GPU_EV_BLOCK_START, .cycle = at, .sm = i };
+        memcpy(ev.ctaid, idx, sizeof ev.ctaid);
+        for (uint32_t s = 0; s < run->sms[i].nblocks; s++)
+            if (run->sms[i].blocks[s].used && !memcmp(run->sms[i].blocks[s].ctaid, idx, sizeof idx) &&
+                run->sms[i].blocks[s].start == at)
+                ev.slot = ev.block_slot = s;
+        sm_notify(l, &ev);
+    }
+    return 0;
+}
+
 /* Host memory the simulator may use for device allocations. */
 #define GPU_HOST_LIMIT (4ull << 30)
 
@@ -352,24 +429,39 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
 
     uint64_t max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
     uint64_t max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
+    gpu_run_t run = { .g = g, .l = &l, .sms = sms, .nsm = nsm, .now = 0, .waiting = nblocks };
+    l.run = &run;
+    l.observe = in->observe;
+    l.observe_user = in->observe_user;
     uint64_t next_block = 0;
-    uint32_t idx[3];
+    uint64_t next_sample = in->sample_every;
     /* First wave: one block per SM per pass, until every slot is full. */
     for (uint32_t pass = 0; pass < slots && next_block < nblocks; pass++)
-        for (uint32_t i = 0; i < nsm && next_block < nblocks; i++) {
-            block_index(next_block, l.grid, idx);
-            if (sm_place_block(&sms[i], &l, idx, 0) == 0)
+        for (uint32_t i = 0; i < nsm && next_block < nblocks; i++)
+            if (place(&run, i, next_block, 0) == 0)
                 next_block++;
-        }
 
-    uint64_t now = 0;
     for (;;) {
-        now = SM_NEVER;
+        uint64_t now = SM_NEVER;
         for (uint32_t i = 0; i < nsm; i++)
             if (sms[i].next_eval < now)
                 now = sms[i].next_eval;
         if (now == SM_NEVER)
             break;
+        /* Samples fall on multiples of sample_every; skipped cycles change
+         * nothing, so a sample taken now shows the state at that cycle. */
+        while (l.observe && in->sample_every && next_sample <= now) {
+            run.now = next_sample;
+            gpu_event_t ev = { .kind = GPU_EV_SAMPLE, .cycle = next_sample };
+            sm_notify(&l, &ev);
+            next_sample += in->sample_every;
+        }
+        run.now = now;
+        if (l.stop) {
+            simt_errf(err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %" PRIu64 " by its observer",
+                      p->name, now);
+            goto done;
+        }
         if (now >= max_cycles || st.warp_instrs >= max_instrs) {
             timeout(g, sms, nsm, &l, now, err);
             goto done;
@@ -381,12 +473,8 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
             if (fin < 0)
                 goto done;
             /* Refill freed slots; new blocks start next cycle. */
-            while (fin > 0 && next_block < nblocks) {
-                block_index(next_block, l.grid, idx);
-                if (sm_place_block(&sms[i], &l, idx, now + 1) != 0)
-                    break;
+            while (fin > 0 && next_block < nblocks && place(&run, i, next_block, now + 1) == 0)
                 next_block++;
-            }
         }
     }
 
@@ -403,6 +491,11 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     st.occupancy = (double)st.warps_per_sm / (double)(d->max_threads_per_sm / 32);
     snprintf(st.occupancy_limit, sizeof st.occupancy_limit, "%s", limit);
     rc = 0;
+    if (l.observe) {
+        run.now = st.cycles;
+        gpu_event_t ev = { .kind = GPU_EV_DONE, .cycle = st.cycles };
+        sm_notify(&l, &ev);
+    }
 done:
     if (sms)
         for (uint32_t i = 0; i < nsm; i++)

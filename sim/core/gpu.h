@@ -72,22 +72,6 @@ typedef struct gpu_desc {
     double launch_us;              /* host launch overhead per kernel        */
 } gpu_desc_t;
 
-#define GPU_DEFAULT_MAX_CYCLES      2000000000ull
-#define GPU_DEFAULT_MAX_WARP_INSTRS 1000000000ull
-
-/* A launch: grid and block shape plus safety limits. */
-typedef struct gpu_launch {
-    uint32_t grid[3];              /* blocks in x, y, z (0 is read as 1)      */
-    uint32_t block[3];             /* threads in x, y, z (0 is read as 1)     */
-    uint64_t max_cycles;           /* stop with SIMT_E_TIMEOUT after this many
-                                      cycles; 0 = GPU_DEFAULT_MAX_CYCLES     */
-    uint64_t max_warp_instrs;      /* ... or this many warp instructions
-                                      (the watchdog for endless loops);
-                                      0 = GPU_DEFAULT_MAX_WARP_INSTRS        */
-    int warm_caches;               /* 1: keep L1/L2 contents from the last
-                                      launch; 0 (default): start cold        */
-} gpu_launch_t;
-
 /* Stall reasons: why a scheduler issued nothing in a cycle. */
 typedef enum gpu_stall {
     STALL_MEMORY,      /* oldest warp waits on a load                        */
@@ -121,6 +105,87 @@ typedef struct gpu_stats {
     double occupancy;              /* warps_per_sm / max warps per SM        */
     char occupancy_limit[32];      /* "threads", "registers", "shared", ... */
 } gpu_stats_t;
+
+/* ---- watching a launch (for the window, traces and lessons) -------------
+ * A launch can carry an observer: a function called at events and every
+ * `sample_every` cycles, which may look at the running GPU through the
+ * const getters below but never changes it, so results and timing are the
+ * same with or without it. Returning nonzero stops the launch
+ * (SIMT_E_STOPPED). */
+typedef enum gpu_event_kind {
+    GPU_EV_SAMPLE,       /* every sample_every cycles                       */
+    GPU_EV_BLOCK_START,  /* a block was placed on an SM                     */
+    GPU_EV_BLOCK_END,    /* a block's last warp exited                      */
+    GPU_EV_WARP_END,     /* a warp's last lane exited                       */
+    GPU_EV_DONE          /* the launch finished (stats are final)           */
+} gpu_event_kind_t;
+
+typedef struct gpu_event {
+    uint8_t kind;        /* gpu_event_kind_t                                */
+    uint64_t cycle;      /* when                                            */
+    uint32_t sm;         /* which SM (block and warp events)                */
+    uint32_t slot;       /* block slot (block events) or warp slot (warp)   */
+    uint32_t block_slot; /* block slot (block and warp events)              */
+    uint32_t ctaid[3];   /* the block (block and warp events)               */
+    uint32_t warp_in_block; /* warp events                                  */
+} gpu_event_t;
+
+/* What a warp is doing, as the window shows it. */
+typedef enum gpu_warp_status {
+    WS_EMPTY,            /* no warp in this slot                            */
+    WS_ISSUING,          /* issued an instruction in the last cycle         */
+    WS_READY,            /* ready, waiting for its scheduler's turn         */
+    WS_MEMORY,           /* waiting for a load                              */
+    WS_DEPENDENCY,       /* waiting for an arithmetic result                */
+    WS_PIPE,             /* its function unit is busy                       */
+    WS_BARRIER,          /* waiting at bar.sync                             */
+    WS_DONE              /* exited, block still running                     */
+} gpu_warp_status_t;
+
+typedef struct gpu_warp_view {
+    uint8_t status;      /* gpu_warp_status_t                               */
+    uint32_t pc;         /* next instruction                                */
+    uint32_t line;       /* its source line                                 */
+    uint32_t active;     /* lanes on the executing path                     */
+    uint32_t live;       /* lanes not exited                                */
+    uint32_t ctaid[3];   /* its block                                       */
+    uint32_t warp_in_block;
+} gpu_warp_view_t;
+
+typedef struct gpu_run gpu_run_t;  /* a launch in progress, read-only */
+typedef int (*gpu_observer_fn)(void *user, const gpu_run_t *run, const gpu_event_t *ev);
+
+uint64_t gpu_run_cycle(const gpu_run_t *r);              /* current cycle      */
+const gpu_stats_t *gpu_run_stats(const gpu_run_t *r);    /* running totals     */
+const gpu_desc_t *gpu_run_desc(const gpu_run_t *r);
+const isa_program_t *gpu_run_program(const gpu_run_t *r);
+uint32_t gpu_run_sms(const gpu_run_t *r);                /* SMs in the launch  */
+uint32_t gpu_run_warp_slots(const gpu_run_t *r);         /* per SM             */
+uint32_t gpu_run_blocks_resident(const gpu_run_t *r, uint32_t sm);
+uint64_t gpu_run_blocks_waiting(const gpu_run_t *r);     /* not yet placed     */
+/* Fill *out for warp slot `slot` of SM `sm`; returns 0, -1 if out of range. */
+int gpu_run_warp(const gpu_run_t *r, uint32_t sm, uint32_t slot, gpu_warp_view_t *out);
+/* Memory requests (L1 miss lines) in flight on an SM at the current cycle. */
+uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm);
+
+#define GPU_DEFAULT_MAX_CYCLES      2000000000ull
+#define GPU_DEFAULT_MAX_WARP_INSTRS 1000000000ull
+
+/* A launch: grid and block shape plus safety limits. */
+typedef struct gpu_launch {
+    uint32_t grid[3];              /* blocks in x, y, z (0 is read as 1)      */
+    uint32_t block[3];             /* threads in x, y, z (0 is read as 1)     */
+    uint64_t max_cycles;           /* stop with SIMT_E_TIMEOUT after this many
+                                      cycles; 0 = GPU_DEFAULT_MAX_CYCLES     */
+    uint64_t max_warp_instrs;      /* ... or this many warp instructions
+                                      (the watchdog for endless loops);
+                                      0 = GPU_DEFAULT_MAX_WARP_INSTRS        */
+    int warm_caches;               /* 1: keep L1/L2 contents from the last
+                                      launch; 0 (default): start cold        */
+    gpu_observer_fn observe;       /* optional: called at events (above)     */
+    void *observe_user;            /* its first argument                     */
+    uint64_t sample_every;         /* cycles between GPU_EV_SAMPLE; 0: none  */
+} gpu_launch_t;
 
 typedef struct gpu gpu_t;
 

@@ -310,12 +310,25 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         w->pred_ready[d->pdst] = ready;
     warp_refresh(l, w);
 
+    w->issued_at = now;
     if (w->depth == 0) {                       /* every lane has exited */
         w->state = WARP_DONE;
         blk->warps_live--;
+        if (l->observe) {
+            gpu_event_t ev = { .kind = GPU_EV_WARP_END, .cycle = now, .sm = sm->id, .slot = w->slot,
+                               .block_slot = w->block_slot, .warp_in_block = w->warp_in_block };
+            memcpy(ev.ctaid, blk->ctaid, sizeof ev.ctaid);
+            sm_notify(l, &ev);
+        }
         if (blk->warps_live == 0) {
             blk->used = 0;
             sm->blocks_used--;
+            if (l->observe) {
+                gpu_event_t ev = { .kind = GPU_EV_BLOCK_END, .cycle = now, .sm = sm->id,
+                                   .slot = w->block_slot, .block_slot = w->block_slot };
+                memcpy(ev.ctaid, blk->ctaid, sizeof ev.ctaid);
+                sm_notify(l, &ev);
+            }
             return 1;
         }
         barrier_check(sm, blk, l, now);
@@ -435,6 +448,32 @@ void sm_finish(sm_t *sm, sm_launch_t *l, uint64_t end)
             l->st->stalls[sm->sched[s].issued ? STALL_IDLE : sm->sched[s].reason] += gap;
         sm->last_eval = end;
     }
+}
+
+void sm_notify(sm_launch_t *l, const gpu_event_t *ev)
+{
+    if (l->observe && !l->stop && l->observe(l->observe_user, l->run, ev) != 0)
+        l->stop = 1;
+}
+
+uint8_t sm_warp_status(const sm_t *sm, const sm_launch_t *l, uint32_t slot, uint64_t now)
+{
+    const warp_t *w = &sm->warps[slot];
+    switch (w->state) {
+    case WARP_FREE: return WS_EMPTY;
+    case WARP_DONE: return sm->blocks[w->block_slot].used ? WS_DONE : WS_EMPTY;
+    case WARP_BARRIER: return WS_BARRIER;
+    default: break;
+    }
+    if (w->issued_at != UINT64_MAX && w->issued_at + 1 >= now)
+        return WS_ISSUING;
+    uint8_t why;
+    uint32_t sched = slot % sm->nsched;
+    uint64_t t = warp_ready(sm, w, sched, &why);
+    (void)l;
+    if (t <= now)
+        return WS_READY;       /* ready, but its scheduler chose another warp */
+    return why == STALL_MEMORY ? WS_MEMORY : why == STALL_PIPE ? WS_PIPE : WS_DEPENDENCY;
 }
 
 void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n)

@@ -46,7 +46,14 @@ typedef struct sm_launch {
     uint32_t latency[UNIT_COUNT];        /* cycles to result per unit        */
     gpu_stats_t *st;              /* statistics being accumulated            */
     uint64_t last_activity;       /* latest cycle anything issued/completed  */
+    const struct gpu_run *run;    /* what observers see                      */
+    gpu_observer_fn observe;      /* optional observer (gpu.h), or NULL      */
+    void *observe_user;
+    int stop;                     /* the observer asked to stop              */
 } sm_launch_t;
+
+/* Tell the observer, if any, about an event. */
+void sm_notify(sm_launch_t *l, const gpu_event_t *ev);
 
 /* A thread block resident on an SM. */
 typedef struct sm_block {
@@ -102,6 +109,9 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err);
 
 /* Account the SM's schedulers up to (not including) cycle end. */
 void sm_finish(sm_t *sm, sm_launch_t *l, uint64_t end);
+
+/* What warp slot `slot` is doing at cycle now (gpu_warp_status_t). */
+uint8_t sm_warp_status(const sm_t *sm, const sm_launch_t *l, uint32_t slot, uint64_t now);
 
 /* Describe where the SM's live warps are (for timeout reports). */
 void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n);

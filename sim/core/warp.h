@@ -53,6 +53,7 @@ typedef struct warp {
                                    warp issues or leaves a barrier)         */
     uint8_t dep_why;            /* gpu_stall_t while waiting for dep_ready  */
     uint8_t unit;               /* isa_unit_t of the next instruction       */
+    uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
 } warp_t;
 
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold
