@@ -104,6 +104,7 @@ static int place(gpu_run_t *run, uint32_t i, uint64_t b, uint64_t at)
 /* Host memory the simulator may use for device allocations. */
 #define GPU_HOST_LIMIT (4ull << 30)
 
+/* The same values as arch/edu-tiny.lua (tests/unit/test_arch.c checks it). */
 void gpu_desc_default(gpu_desc_t *d)
 {
     memset(d, 0, sizeof *d);
@@ -113,18 +114,18 @@ void gpu_desc_default(gpu_desc_t *d)
     d->clock_mhz = 1000.0;
     d->schedulers_per_sm = 4;
     d->fp32_lanes_per_sm = 32;
-    d->int_lanes_per_sm = 32;
-    d->sfu_lanes_per_sm = 8;
-    d->lsu_lanes_per_sm = 16;
+    d->int_lanes_per_sm = 16;
+    d->sfu_lanes_per_sm = 4;
+    d->lsu_lanes_per_sm = 8;
     d->sched = SCHED_LRR;
-    d->max_threads_per_sm = 1024;
+    d->max_threads_per_sm = 256;
     d->max_blocks_per_sm = 4;
-    d->max_threads_per_block = 1024;
-    d->regs_per_sm = 32768;
+    d->max_threads_per_block = 256;
+    d->regs_per_sm = 16384;
     d->reg_alloc_unit = 256;
-    d->smem_per_sm = 32 * 1024;
-    d->smem_per_block = 32 * 1024;
-    d->max_grid[0] = 2147483647u;
+    d->smem_per_sm = 16 * 1024;
+    d->smem_per_block = 16 * 1024;
+    d->max_grid[0] = 65535;
     d->max_grid[1] = 65535;
     d->max_grid[2] = 65535;
     d->lat_alu = 4;
@@ -133,12 +134,12 @@ void gpu_desc_default(gpu_desc_t *d)
     d->lat_branch = 2;
     d->lat_smem = 20;
     d->lat_l1 = 30;
-    d->lat_l2 = 150;
+    d->lat_l2 = 100;
     d->lat_dram = 300;
     d->smem_banks = 32;
-    d->l1_bytes = 16 * 1024;
+    d->l1_bytes = 8 * 1024;
     d->l1_assoc = 4;
-    d->l2_bytes = 256 * 1024;
+    d->l2_bytes = 128 * 1024;
     d->l2_assoc = 8;
     d->line_bytes = 128;
     d->sector_bytes = 32;

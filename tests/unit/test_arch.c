@@ -257,6 +257,20 @@ static void test_round_trip(void **state)
     assert_true(b.launch_us == a.launch_us);
 }
 
+/* gpu_desc_default is documented to hold arch/edu-tiny.lua's values. */
+static void test_default_is_edu_tiny(void **state)
+{
+    lua_State *L = *state;
+    gpu_desc_t a, b;
+    simt_err_t err;
+    assert_int_equal(arch_load(L, "edu-tiny", &a, &err), 0);
+    gpu_desc_default(&b);
+    assert_string_equal(a.name, b.name);
+    assert_int_equal(a.max_threads_per_sm, b.max_threads_per_sm);
+    assert_int_equal(a.l1_bytes, b.l1_bytes);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
 static void test_closest_and_presets(void **state)
 {
     lua_State *L = *state;
@@ -283,6 +297,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_validation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_preset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_preset_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_is_edu_tiny, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closest_and_presets, setup, teardown),
     };
