@@ -5,8 +5,12 @@
 //   C[row][col] = sum over k of A[row][k] * B[k][col]
 // Threads with row >= n or col >= n exit at once, so n need not be a
 // multiple of the block size (launch ceil(n / block) blocks per dimension).
+// Launch: block = {16, 16} (any 2-D block works), grid = {ceil(n/16), ceil(n/16)}.
 // Every thread reads a whole row of A and a whole column of B straight from
 // global memory: no reuse through shared memory (see the tiled version).
+// Consecutive threads (tid.x) read consecutive B elements and write
+// consecutive C elements, so those accesses are coalesced; compare
+// matmul_naive_T.s, where they are not.
 // Params: A, B, C (device addresses), n (matrix size).
 .kernel matmul_naive
 .param A

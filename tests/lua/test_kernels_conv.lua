@@ -23,6 +23,7 @@ local cases = {
   { 1, 3, 5, 8, 2, 5, 2, 2 },
   { 2, 4, 4, 4, 3, 1, 1, 2 },
   { 1, 1, 3, 3, 2, 5, 1, 1 }, -- filter larger than the image, padding makes it fit
+  { 2, 3, 16, 15, 8, 3, 1, 1 }, -- a small layer: N*P*Q not a multiple of the blocks
 }
 
 local function run(g, c, seed)
