@@ -74,10 +74,10 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
 uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                              uint32_t bytes, uint32_t nbanks)
 {
-    /* Distinct words seen so far, at most 32 lanes x 5 words each (a
-     * misaligned 16-byte access covers 5 words). */
-    uint32_t words[LSU_WARP_SIZE * (LSU_MAX_BYTES / 4 + 1)];
-    uint32_t nwords = 0;
+    /* Distinct words seen so far in each bank: a lane's word only needs to
+     * be compared with the words already in its own bank. A bank holds at
+     * most 32 lanes x 5 words (a misaligned 16-byte access covers 5). */
+    uint32_t words[LSU_MAX_BANKS][LSU_WARP_SIZE * (LSU_MAX_BYTES / 4 + 1)];
     uint32_t per_bank[LSU_MAX_BANKS] = {0};
     uint32_t worst = 0;
 
@@ -91,14 +91,13 @@ uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
         uint64_t last = first + bytes - 1;
         for (uint64_t w64 = first / 4; w64 <= last / 4; w64++) {
             uint32_t w = (uint32_t)w64;
-            uint32_t k = 0;
-            while (k < nwords && words[k] != w)
-                k++;
-            if (k < nwords)
-                continue;               /* same word: broadcast, free */
-            words[nwords++] = w;
             uint32_t b = w % nbanks;
-            per_bank[b]++;
+            uint32_t k = 0;
+            while (k < per_bank[b] && words[b][k] != w)
+                k++;
+            if (k < per_bank[b])
+                continue;               /* same word: broadcast, free */
+            words[b][per_bank[b]++] = w;
             if (per_bank[b] > worst)
                 worst = per_bank[b];
         }
