@@ -471,13 +471,13 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         warp_exit_lanes(w, mask);
         return 0;
     case OP_BAR:
-        if (active != w->live) {
+        if (mask != w->live) {   /* a guard or a divergent path left lanes out */
             char detail[200];
             snprintf(detail, sizeof detail,
                      "bar.sync reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
                      " are on another path: every thread of a block must reach the same barrier "
-                     "(a barrier inside an if is a deadlock)", active, w->live & ~active);
-            return report(x, w, lowest_lane(active), SIMT_E_KERNEL, err,
+                     "(a barrier inside an if is a deadlock)", mask, w->live & ~mask);
+            return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
                           "barrier in divergent code", detail);
         }
         info->barrier = 1;
