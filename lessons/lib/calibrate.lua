@@ -1,0 +1,243 @@
+-- calibrate.lua - reproduce the tables of reference/h200-measured.md on the
+-- simulator and compare them with the real H200, side by side.
+--
+-- Used two ways:
+--   local cal = dofile("lessons/lib/calibrate.lua")    -- a library (tests)
+--   local res = cal.run{quick = true}                  -- every experiment
+--   simtlab run lessons/lib/calibrate.lua --report [--quick]   (scripts/calibrate.sh)
+--
+-- Every experiment returns rows {label, sim, meas} plus the shape the
+-- calibration is judged on. Shapes are RATIOS (time at P paths over time at
+-- 1 path, throughput over the saturated throughput, ...), so the simulated
+-- runs may be much shorter than the real ones (fewer loop trips) and, where
+-- the shape allows, use fewer SMs: per-SM experiments (latency hiding, bank
+-- conflicts, divergence) run on a few SMs with the chip-wide DRAM and L2
+-- bandwidth scaled by sms / 132, which keeps each SM's share the same.
+-- The kernels are lessons/kernels/micro_*.s; each says in its header which
+-- measurement it reproduces and how. See arch/CALIBRATION.md for the results.
+
+local M = {}
+
+M.CHIP_SMS = 132
+
+-- reference/h200-measured.md, copied (read-only source of truth there).
+M.measured = {
+  sm_scaling = { blocks = {1, 2, 4, 8, 16, 33, 66, 99, 132},
+                 tflops = {0.449, 0.894, 1.73, 3.47, 7.07, 14.6, 29.3, 43.5, 57.8} },
+  hiding = { warps = {1, 2, 4, 8, 16, 32, 64},
+             fma1 = {2.68, 5.55, 10.9, 21.5, 40.0, 46.8, 51.0},        -- TFLOP/s
+             fma8 = {10.4, 20.7, 41.5, 55.9, 55.0, 58.1, 60.0},        -- TFLOP/s
+             hbm = {165, 336, 665, 1286, 2384, 3782, 4363} },          -- GB/s
+  diverge = { paths = {1, 2, 4, 8, 16, 32},
+              ms = {0.078, 0.148, 0.287, 0.568, 1.126, 2.241} },
+  bank = { strides = {1, 2, 4, 8, 16, 32, 33},
+           ms = {0.076, 0.141, 0.274, 0.538, 1.081, 2.130, 0.076} },
+  latency = { fma = 4.4, smem = 29, l1 = {40, 46}, l2 = 287, dram = 672 },
+  ceilings = { chip_tflops = 60.3, sm_gflops = 449, hbm_gbs = 4410 },
+}
+
+local kernel_cache = {}
+local function kernel(name)
+  if not kernel_cache[name] then
+    kernel_cache[name] = simt.kernel("lessons/kernels/" .. name .. ".s")
+  end
+  return kernel_cache[name]
+end
+
+-- A GPU of `sms` SMs of the h200 preset whose chip-wide bandwidths are
+-- scaled so that each SM sees the same share as on the whole chip.
+local function scaled_gpu(sms)
+  local d = simt.gpu{arch = "h200"}.desc
+  local f = sms / M.CHIP_SMS
+  return simt.gpu{arch = "h200", sms = sms, dram_gbps = d.dram_gbps * f,
+                  l2_bytes_per_clk = d.l2_bytes_per_clk * f}
+end
+
+-- 1. SM scaling: fma8, 1024 threads per block, one block per SM.
+function M.sm_scaling(o)
+  local g = simt.gpu{arch = "h200"}
+  local meas = M.measured.sm_scaling
+  local out = g:tensor{M.CHIP_SMS * 1024}
+  local rows, t1 = {}, nil
+  for i, b in ipairs(meas.blocks) do
+    local r = g:launch(kernel("micro_fma8"), {grid = b, block = 1024}, o.fma_iters, out)
+    t1 = t1 or r.cycles
+    rows[i] = { label = string.format("%d blocks", b), sim = r.tflops, meas = meas.tflops[i],
+                time_ratio = r.cycles / t1 }
+  end
+  return { title = "SM scaling (TFLOP/s; time per launch relative to 1 block in time_ratio)",
+           rows = rows }
+end
+
+-- 2. Latency hiding: 32 x W threads per block, one block per SM (W = 64:
+-- two blocks of 1024). Curves normalised to their W = 64 value.
+function M.hiding(o)
+  local meas = M.measured.hiding
+  local g = scaled_gpu(o.sms)
+  local out = g:tensor{o.sms * 2048}
+  local A = g:tensor{o.sms * 2048 * 4 * o.stream_iters}
+  local curves = { fma1 = {}, fma8 = {}, hbm = {} }
+  for i, W in ipairs(meas.warps) do
+    local grid, block = o.sms, 32 * W
+    if W == 64 then grid, block = 2 * o.sms, 1024 end
+    local cfg = {grid = grid, block = block}
+    local f = M.CHIP_SMS / o.sms          -- per-SM figures -> whole chip
+    curves.fma1[i] = g:launch(kernel("micro_fma1"), cfg, o.fma1_iters, out).tflops * f
+    curves.fma8[i] = g:launch(kernel("micro_fma8"), cfg, o.fma_iters, out).tflops * f
+    curves.hbm[i] = g:launch(kernel("micro_stream"), cfg, A, o.stream_iters, out).dram_gbs * f
+  end
+  local res = { title = "Latency hiding with warps (whole-chip equivalent; norm = value / value at 64 warps)",
+                curves = {} }
+  for _, name in ipairs{"fma1", "fma8", "hbm"} do
+    local s, m = curves[name], meas[name]
+    local rows = {}
+    for i, W in ipairs(meas.warps) do
+      rows[i] = { label = string.format("%s W=%d", name, W), sim = s[i], meas = m[i],
+                  sim_norm = s[i] / s[#s], meas_norm = m[i] / m[#m] }
+    end
+    res.curves[name] = rows
+  end
+  return res
+end
+
+-- 3. Divergence: P paths per warp; time relative to P = 1.
+function M.diverge(o)
+  local meas = M.measured.diverge
+  local g = scaled_gpu(1)
+  local out = g:tensor{1024}
+  local rows, t1 = {}, nil
+  for i, P in ipairs(meas.paths) do
+    local r = g:launch(kernel("micro_diverge"), {grid = 1, block = 1024}, P, o.work_iters, out)
+    t1 = t1 or r.cycles
+    rows[i] = { label = string.format("P=%d", P), sim = r.cycles / t1, meas = meas.ms[i] / meas.ms[1],
+                cycles = r.cycles }
+  end
+  return { title = "SIMT divergence (time relative to P = 1)", rows = rows }
+end
+
+-- 4. Bank conflicts: stride S; time relative to S = 1.
+function M.bank(o)
+  local meas = M.measured.bank
+  local g = scaled_gpu(1)
+  local out = g:tensor{1024}
+  local rows, t1 = {}, nil
+  for i, S in ipairs(meas.strides) do
+    local r = g:launch(kernel("micro_bank"), {grid = 1, block = 1024}, S, o.work_iters, out)
+    t1 = t1 or r.cycles
+    rows[i] = { label = string.format("S=%d", S), sim = r.cycles / t1, meas = meas.ms[i] / meas.ms[1],
+                cycles = r.cycles, wavefronts = r.smem_wavefronts }
+  end
+  return { title = "Shared-memory bank conflicts (time relative to S = 1)", rows = rows }
+end
+
+-- 5. Latencies (cycles), one thread, dependent chains.
+function M.latency(o)
+  local meas = M.measured.latency
+  local g = simt.gpu{arch = "h200", sms = 1}
+  local out = g:tensor{2, dtype = "i32"}
+  local rows = {}
+  local iters = 16
+  g:launch(kernel("micro_lat_fma"), {grid = 1, block = 1}, iters, out)
+  rows[#rows + 1] = { label = "dependent FMA", sim = out:get(1) / (iters * 32), meas = meas.fma }
+  g:launch(kernel("micro_chase_shared"), {grid = 1, block = 1}, 1024, 33, 256, out)
+  rows[#rows + 1] = { label = "shared load", sim = out:get(1) / 256, meas = meas.smem }
+  -- Global chains: footprint bytes, stride bytes, which level.
+  local function chase(bytes, stride, level)
+    local n = bytes // stride
+    local A = g:tensor{bytes // 4, dtype = "i32"}
+    g:launch(kernel("micro_chase_init"), {grid = (n + 255) // 256, block = 256}, A, n, stride)
+    local warm = level == "l1" and n or 0       -- L1: one untimed pass first
+    local steps = math.min(n, o.chase_steps) // 4 * 4
+    -- L1 and L2: keep what the init kernel's stores left in L2 (stores do
+    -- not allocate in L1); DRAM: start with empty caches.
+    g:launch(kernel("micro_chase"), {grid = 1, block = 1, warm_caches = level ~= "dram"},
+             A.addr, warm, steps, out)
+    return out:get(1) / steps
+  end
+  rows[#rows + 1] = { label = "global L1 hit (16 KB)", sim = chase(16384, 128, "l1"),
+                      meas = (meas.l1[1] + meas.l1[2]) / 2, range = meas.l1 }
+  rows[#rows + 1] = { label = "global L2 hit (2 MB)", sim = chase(2 << 20, 128, "l2"), meas = meas.l2 }
+  rows[#rows + 1] = { label = "global DRAM (16 MB, stride 4 KB)", sim = chase(16 << 20, 4096, "dram"),
+                      meas = meas.dram }
+  return { title = "Latencies (cycles, dependent chain, loop overhead included)", rows = rows }
+end
+
+-- 6. Ceilings.
+function M.ceilings(o)
+  local meas = M.measured.ceilings
+  local rows = {}
+  local g1 = simt.gpu{arch = "h200", sms = 1}
+  local out1 = g1:tensor{1024}
+  local r = g1:launch(kernel("micro_fma8"), {grid = 1, block = 1024}, o.fma_iters, out1)
+  rows[#rows + 1] = { label = "FP32 FMA, one SM (GFLOP/s)", sim = r.tflops * 1000, meas = meas.sm_gflops }
+  local sms = o.ceiling_sms
+  local g = scaled_gpu(sms)
+  local f = M.CHIP_SMS / sms
+  local out = g:tensor{sms * 2048}
+  r = g:launch(kernel("micro_fma8"), {grid = 2 * sms, block = 1024}, o.fma_iters, out)
+  rows[#rows + 1] = { label = string.format("FP32 FMA, chip (TFLOP/s)%s", sms < M.CHIP_SMS and
+                      string.format(" [%d SMs x %d]", sms, M.CHIP_SMS // sms) or ""),
+                      sim = r.tflops * f, meas = meas.chip_tflops }
+  local A = g:tensor{sms * 2048 * 4 * o.stream_iters}
+  r = g:launch(kernel("micro_stream"), {grid = 2 * sms, block = 1024}, A, o.stream_iters, out)
+  rows[#rows + 1] = { label = "HBM streaming read (GB/s)", sim = r.dram_gbs * f, meas = meas.hbm_gbs }
+  return { title = "Ceilings", rows = rows }
+end
+
+-- Sizes: quick (for ctest) or full (scripts/calibrate.sh).
+function M.options(quick)
+  if quick then
+    return { quick = true, sms = 4, ceiling_sms = 4, fma_iters = 8, fma1_iters = 16,
+             stream_iters = 8, work_iters = 32, chase_steps = 128 }
+  end
+  return { quick = false, sms = 8, ceiling_sms = 132, fma_iters = 32, fma1_iters = 64,
+           stream_iters = 16, work_iters = 64, chase_steps = 512 }
+end
+
+function M.run(opts)
+  local o = M.options(opts and opts.quick)
+  return { latency = M.latency(o), ceilings = M.ceilings(o), sm_scaling = M.sm_scaling(o),
+           hiding = M.hiding(o), diverge = M.diverge(o), bank = M.bank(o), options = o }
+end
+
+local function dev(sim, meas)
+  return 100 * (sim - meas) / meas
+end
+
+local function print_rows(title, rows, fmt, extra)
+  print("== " .. title)
+  print(string.format("  %-40s %12s %12s %8s", "", "simulated", "measured", "diff"))
+  for _, r in ipairs(rows) do
+    print(string.format("  %-40s " .. fmt .. " " .. fmt .. " %+7.1f%%%s", r.label, r.sim, r.meas,
+                        dev(r.sim, r.meas), extra and extra(r) or ""))
+  end
+  print()
+end
+
+function M.report(res)
+  print_rows(res.latency.title, res.latency.rows, "%12.1f")
+  print_rows(res.ceilings.title, res.ceilings.rows, "%12.1f")
+  print_rows(res.sm_scaling.title, res.sm_scaling.rows, "%12.3f",
+             function(r) return string.format("   time ratio %.3f", r.time_ratio) end)
+  print("== " .. res.hiding.title)
+  for _, name in ipairs{"fma1", "fma8", "hbm"} do
+    print(string.format("  %-14s %10s %10s %9s %9s %8s", name, "sim", "meas", "sim norm", "meas norm", "diff"))
+    for _, r in ipairs(res.hiding.curves[name]) do
+      print(string.format("  %-14s %10.1f %10.1f %9.3f %9.3f %+7.1f%%", r.label, r.sim, r.meas,
+                          r.sim_norm, r.meas_norm, dev(r.sim_norm, r.meas_norm)))
+    end
+  end
+  print()
+  print_rows(res.diverge.title, res.diverge.rows, "%12.2f")
+  print_rows(res.bank.title, res.bank.rows, "%12.2f")
+end
+
+if arg and arg[1] == "--report" then
+  local quick = arg[2] == "--quick"
+  local t0 = os.clock()
+  local res = M.run{quick = quick}
+  M.report(res)
+  print(string.format("(%s sizes; %.1f s of simulation)", quick and "quick" or "full", os.clock() - t0))
+end
+
+return M
