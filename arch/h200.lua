@@ -39,10 +39,13 @@ return {
   lat_alu = 4,                  -- estimate: integer ALU taken equal to FMA
   lat_fma = 4,                  -- [meas] dependent FP32 FMA 4.4 cycles incl. loop overhead
   lat_sfu = 16,                 -- estimate: typical SFU latency (not measured)
-  lat_branch = 4,               -- estimate
+  lat_branch = 16,              -- estimate; calibrated: see arch/CALIBRATION.md
+                                -- (cycles a warp waits after a branch: fitted to the
+                                -- 8-chain FMA curve at 1-4 warps per SM [meas])
   lat_smem = 29,                -- [meas] shared-memory pointer chase 29 cycles
   lat_l1 = 40,                  -- [meas] global load L1 hit 40-46 cycles
-  lat_l2 = 290,                 -- [meas] L2 hit, near partition 287 cycles
+  lat_l2 = 286,                 -- [meas] L2 hit, near partition 287 cycles; calibrated: see
+                                -- arch/CALIBRATION.md (the slice transfer adds 1 cycle)
                                 -- (spread over both partitions: 500-530)
   lat_dram = 670,               -- [meas] DRAM 672 cycles (1 GiB footprint)
 
