@@ -32,13 +32,35 @@ static inline void support_assemble(const char *src, isa_program_t *p)
         fail_msg("assembly failed:\n%s\n--- source ---\n%s", e.msg, src);
 }
 
-/* A GPU from `d`, or from gpu_desc_default() when d is NULL. */
+/* The description the core tests assume, independent of how the edu-tiny
+ * preset is tuned: gpu_desc_default() with these limits pinned. 2 SMs x 4
+ * schedulers; 1024 threads, 4 blocks, 32768 registers (allocated per warp
+ * in units of 256) and 32 KB shared memory per SM; blocks of up to 1024
+ * threads and 32 KB; grids up to (2^31-1, 65535, 65535). */
+static inline void support_desc(gpu_desc_t *d)
+{
+    gpu_desc_default(d);
+    d->sms = 2;
+    d->schedulers_per_sm = 4;
+    d->max_threads_per_sm = 1024;
+    d->max_blocks_per_sm = 4;
+    d->max_threads_per_block = 1024;
+    d->regs_per_sm = 32768;
+    d->reg_alloc_unit = 256;
+    d->smem_per_sm = 32 * 1024;
+    d->smem_per_block = 32 * 1024;
+    d->max_grid[0] = 2147483647u;
+    d->max_grid[1] = 65535;
+    d->max_grid[2] = 65535;
+}
+
+/* A GPU from `d`, or from support_desc() when d is NULL. */
 static inline gpu_t *support_gpu(const gpu_desc_t *d)
 {
     gpu_desc_t def;
     simt_err_t e;
     if (!d) {
-        gpu_desc_default(&def);
+        support_desc(&def);
         d = &def;
     }
     gpu_t *g = gpu_create(d, &e);
