@@ -15,6 +15,16 @@
 
 #define ALL_LANES 0xFFFFFFFFu
 #define FOR_LANES(mask, l) for (uint32_t l = 0; l < WARP_SIZE; l++) if ((mask) >> l & 1u)
+/* The same with a branch-free loop when every lane is active (the common
+ * case), which the compiler can turn into vector instructions. */
+#define LANE_LOOP(mask, l, ...)                                        \
+    do {                                                               \
+        if ((mask) == ALL_LANES) {                                     \
+            for (uint32_t l = 0; l < WARP_SIZE; l++) { __VA_ARGS__; }  \
+        } else {                                                       \
+            FOR_LANES(mask, l) { __VA_ARGS__; }                        \
+        }                                                              \
+    } while (0)
 
 /* ---- bit views of a 32-bit register value ------------------------------ */
 
@@ -134,6 +144,43 @@ static uint32_t binop(uint8_t op, uint8_t type, uint32_t a, uint32_t b)
     }
 }
 
+/* The most frequent two-source operations, computed for the whole warp at
+ * once (plain loops the compiler can vectorise) and then blended into the
+ * destination for the lanes in mask. Returns 0 for any other operation,
+ * which then goes lane by lane through binop. Same results as binop. */
+static int binop_warp(uint8_t op, uint8_t type, uint32_t mask, const uint32_t *a, const uint32_t *b, uint32_t *d)
+{
+    uint32_t r[WARP_SIZE];
+    if (type == T_F32) {
+        float fa[WARP_SIZE], fb[WARP_SIZE], fr[WARP_SIZE];
+        memcpy(fa, a, sizeof fa);
+        memcpy(fb, b, sizeof fb);
+        switch (op) {
+        case OP_ADD: for (uint32_t l = 0; l < WARP_SIZE; l++) fr[l] = fa[l] + fb[l]; break;
+        case OP_SUB: for (uint32_t l = 0; l < WARP_SIZE; l++) fr[l] = fa[l] - fb[l]; break;
+        case OP_MUL: for (uint32_t l = 0; l < WARP_SIZE; l++) fr[l] = fa[l] * fb[l]; break;
+        default: return 0;
+        }
+        memcpy(r, fr, sizeof r);
+    } else {
+        switch (op) {
+        case OP_ADD: for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = a[l] + b[l]; break;
+        case OP_SUB: for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = a[l] - b[l]; break;
+        case OP_MUL: for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = a[l] * b[l]; break;
+        case OP_AND: for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = a[l] & b[l]; break;
+        case OP_OR:  for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = a[l] | b[l]; break;
+        case OP_XOR: for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = a[l] ^ b[l]; break;
+        case OP_SHL: for (uint32_t l = 0; l < WARP_SIZE; l++) r[l] = b[l] >= 32 ? 0 : a[l] << (b[l] & 31); break;
+        default: return 0;
+        }
+    }
+    if (mask == ALL_LANES)
+        memcpy(d, r, sizeof r);
+    else
+        FOR_LANES(mask, l) d[l] = r[l];
+    return 1;
+}
+
 /* One-source arithmetic on one lane. */
 static uint32_t unop(uint8_t op, uint8_t type, uint32_t a)
 {
@@ -187,6 +234,26 @@ static int compare(uint8_t cmp, uint8_t type, uint32_t a, uint32_t b)
     case CMP_GT: return a > b;
     default: return a >= b;
     }
+}
+
+/* setp for all 32 lanes at once: bit l of the result is a[l] CMP b[l]. */
+static uint32_t setp_warp(uint8_t cmp, uint8_t type, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t r = 0;
+#define SETP_LOOP(expr) for (uint32_t l = 0; l < WARP_SIZE; l++) r |= (uint32_t)(expr) << l
+    if (type == T_U32 || type == T_B32) {
+        switch (cmp) {
+        case CMP_EQ: SETP_LOOP(a[l] == b[l]); return r;
+        case CMP_NE: SETP_LOOP(a[l] != b[l]); return r;
+        case CMP_LT: SETP_LOOP(a[l] < b[l]); return r;
+        case CMP_LE: SETP_LOOP(a[l] <= b[l]); return r;
+        case CMP_GT: SETP_LOOP(a[l] > b[l]); return r;
+        default: SETP_LOOP(a[l] >= b[l]); return r;
+        }
+    }
+    SETP_LOOP(compare(cmp, type, a[l], b[l]));
+#undef SETP_LOOP
+    return r;
 }
 
 /* A raw value of `type` (its low bits) widened to a 32-bit register. */
@@ -371,9 +438,11 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         info->unit = UNIT_ALU;
         return 0;
     }
-    FOR_LANES(mask, l) {
-        uint32_t base = m->index == ISA_NO_REG ? 0 : w->regs[(size_t)m->index * WARP_SIZE + l];
-        info->addrs[l] = base + m->imm;
+    if (m->index == ISA_NO_REG) {
+        FOR_LANES(mask, l) info->addrs[l] = m->imm;
+    } else {
+        const uint32_t *base = &w->regs[(size_t)m->index * WARP_SIZE];
+        LANE_LOOP(mask, l, info->addrs[l] = base[l] + m->imm);
     }
     if (in->op == OP_LD) {
         uint32_t *d = dst(w, in);
@@ -383,9 +452,11 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
-            vals[l] = widen(in->type, load_bytes(p, info->bytes));
+            vals[l] = load_bytes(p, info->bytes);
         }
-        FOR_LANES(mask, l) d[l] = vals[l];   /* after all checks: d may be the address register */
+        if (info->bytes < 4)
+            FOR_LANES(mask, l) vals[l] = widen(in->type, vals[l]);
+        LANE_LOOP(mask, l, d[l] = vals[l]);   /* after all checks: d may be the address register */
         return 0;
     }
     if (in->op == OP_ST) {
@@ -425,12 +496,6 @@ static uint32_t lowest_lane(uint32_t mask)
     return l;
 }
 
-static uint32_t popcount(uint32_t v)
-{
-    uint32_t n = 0;
-    for (; v; v &= v - 1) n++;
-    return n;
-}
 
 int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err)
 {
@@ -490,8 +555,7 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         break;
     case OP_SETP: {
         const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
-        uint32_t r = 0;
-        FOR_LANES(mask, l) r |= (uint32_t)compare(in->cmp, in->type, a[l], b[l]) << l;
+        uint32_t r = setp_warp(in->cmp, in->type, a, b) & mask;
         uint32_t p = in->opd[0].index;
         w->preds[p] = (w->preds[p] & ~mask) | r;
         break;
@@ -515,8 +579,8 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
                        *c = src(x, w, &in->opd[3], tc);
         uint32_t *d = dst(w, in);
         if (in->type == T_F32) {
-            FOR_LANES(mask, l) d[l] = bits(fmaf(f32(a[l]), f32(b[l]), f32(c[l])));
-            info->flops = 2 * popcount(mask);
+            LANE_LOOP(mask, l, d[l] = bits(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))));
+            info->flops = 2 * warp_popcount(mask);
         } else {
             FOR_LANES(mask, l) d[l] = a[l] * b[l] + c[l];
         }
@@ -533,15 +597,16 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         } else if (isa_ops[in->op].nsrc == 2) {
             const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
             uint32_t *d = dst(w, in);
-            FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
+            if (!binop_warp(in->op, in->type, mask, a, b, d))
+                FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
             if (in->type == T_F32)
-                info->flops = popcount(mask);
+                info->flops = warp_popcount(mask);
         } else {
             const uint32_t *a = src(x, w, &in->opd[1], ta);
             uint32_t *d = dst(w, in);
             FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
             if (in->type == T_F32 && in->op != OP_MOV && in->op != OP_ABS && in->op != OP_NEG)
-                info->flops = popcount(mask);
+                info->flops = warp_popcount(mask);
         }
         break;
     }

@@ -2,6 +2,7 @@
 #include "lsu.h"
 
 #include <assert.h>
+#include <stddef.h>
 
 /* log2 of a power of two. */
 static uint32_t log2u(uint32_t v)
@@ -16,8 +17,17 @@ static uint32_t log2u(uint32_t v)
 
 /* Add sector s of the line at line_addr to out, keeping out->line[] sorted
  * by address (insertion sort: at most LSU_MAX_LINES entries). */
-static void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t s)
+static inline void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t s)
 {
+    /* Fast path: consecutive lanes usually hit the line added last. */
+    if (out->nlines > 0 && out->line[out->nlines - 1].addr == line_addr) {
+        lsu_line_t *ln = &out->line[out->nlines - 1];
+        if (!(ln->sectors & (1u << s))) {
+            ln->sectors |= 1u << s;
+            out->nsectors++;
+        }
+        return;
+    }
     uint32_t i = 0;
     while (i < out->nlines && out->line[i].addr < line_addr)
         i++;

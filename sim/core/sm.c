@@ -228,12 +228,6 @@ static uint64_t mem_done(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
     return ready;
 }
 
-static uint32_t lanes(uint32_t m)
-{
-    uint32_t n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-}
 
 /* Release a block's barrier when every live warp has arrived. */
 static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint64_t now)
@@ -271,7 +265,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
     gpu_stats_t *st = l->st;
     st->warp_instrs++;
-    st->thread_instrs += lanes(info.mask);
+    st->thread_instrs += warp_popcount(info.mask);
     st->flops += info.flops;
     st->divergent_branches += info.diverged;
     l->last_activity = now + 1 > l->last_activity ? now + 1 : l->last_activity;
@@ -288,7 +282,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         from_mem = 1;
         if (accepted > s->unit_free[UNIT_LSU])
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
-        uint64_t bytes = (uint64_t)lanes(info.mask) * info.bytes;
+        uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes;
         if (info.space == SPACE_SHARED) {
             if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
         } else {

@@ -56,6 +56,14 @@ typedef struct warp {
     uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
 } warp_t;
 
+/* Number of lanes set in a mask. */
+static inline uint32_t warp_popcount(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold
  * nregs * 32 values and is zeroed. */
 void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes);
