@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "memsys.h"
 #include "sm.h"
 
@@ -410,6 +411,9 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
 
     const char *limit;
     uint32_t occ = occupancy(d, p, l.warps_per_block, &limit);
+    if (occ == 0)
+        return simt_errf(err, SIMT_E_LAUNCH, "a block of %" PRIu32 " threads (%" PRIu32 " warps) does not fit "
+                         "on one SM of %s: limited by %s", l.threads_per_block, l.warps_per_block, d->name, limit);
     uint64_t nblocks = (uint64_t)l.grid[0] * l.grid[1] * l.grid[2];
     uint32_t nsm = nblocks < d->sms ? (uint32_t)nblocks : d->sms;
     uint32_t slots = occ < ceil_div(nblocks, nsm) ? occ : ceil_div(nblocks, nsm);
@@ -423,6 +427,8 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     }
     sm_decode_deps(p, deps);
     l.deps = deps;
+    if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
+        goto done;
     for (uint32_t i = 0; i < nsm; i++)
         if (sm_init(&sms[i], i, &l, slots, err) != 0)
             goto done;
@@ -503,6 +509,7 @@ done:
             sm_free(&sms[i]);
     free(sms);
     free(deps);
+    check_free(l.check);
     if (out)
         *out = st;
     return rc;
