@@ -176,6 +176,18 @@ int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
     return (c->lines[slot].valid & sector_mask) == sector_mask;
 }
 
+uint64_t cache_clean(cache_t *c)
+{
+    size_t n = (size_t)c->nsets * c->assoc;
+    uint64_t sectors = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (uint32_t m = c->lines[i].dirty; m; m &= m - 1u)
+            sectors++;
+        c->lines[i].dirty = 0;
+    }
+    return sectors;
+}
+
 void cache_flush(cache_t *c)
 {
     size_t n = (size_t)c->nsets * c->assoc;

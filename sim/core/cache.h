@@ -107,6 +107,10 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
  * LRU order and counters are untouched. */
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask);
 
+/* Write back every dirty sector: clear the dirty bits (lines stay valid)
+ * and return how many sectors were dirty. */
+uint64_t cache_clean(cache_t *c);
+
 /* Invalidate every line (dirty data is dropped, not written back). */
 void cache_flush(cache_t *c);
 

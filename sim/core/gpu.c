@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "memsys.h"
 #include "sm.h"
 
@@ -427,8 +426,6 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     }
     sm_decode_deps(p, deps);
     l.deps = deps;
-    if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
-        goto done;
     for (uint32_t i = 0; i < nsm; i++)
         if (sm_init(&sms[i], i, &l, slots, err) != 0)
             goto done;
@@ -486,6 +483,7 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     }
 
     st.cycles = l.last_activity;
+    st.dram_bytes += memsys_writeback_all(&g->memsys);  /* what the kernel left dirty in L2 */
     for (uint32_t i = 0; i < nsm; i++)
         sm_finish(&sms[i], &l, st.cycles);
     st.stalls[STALL_IDLE] += st.cycles * d->schedulers_per_sm * (d->sms - nsm);
@@ -509,7 +507,6 @@ done:
             sm_free(&sms[i]);
     free(sms);
     free(deps);
-    check_free(l.check);
     if (out)
         *out = st;
     return rc;

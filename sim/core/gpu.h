@@ -96,7 +96,9 @@ typedef struct gpu_stats {
     uint64_t gld_sectors, gst_sectors; /* 32-byte sectors after coalescing   */
     uint64_t smem_wavefronts;      /* shared accesses after bank conflicts   */
     uint64_t l1_hits, l1_misses, l2_hits, l2_misses;
-    uint64_t dram_bytes;           /* bytes moved to or from DRAM            */
+    uint64_t dram_bytes;           /* bytes moved to or from DRAM, including
+                                      the write-back of what the kernel left
+                                      dirty in L2 (counted, not timed)       */
     uint64_t divergent_branches;   /* branches that split a warp             */
     uint64_t stalls[STALL_COUNT];  /* scheduler-cycles per stall reason      */
     uint64_t issue_slots;          /* scheduler-cycles in total (all SMs)    */

@@ -446,3 +446,8 @@ void memsys_totals(const memsys_t *ms, memsys_stats_t *total)
     for (uint32_t i = 0; i < ms->cfg.sms; i++)
         stats_add(total, &ms->sm[i].st);
 }
+
+uint64_t memsys_writeback_all(memsys_t *ms)
+{
+    return cache_clean(&ms->l2) * ms->cfg.sector_bytes;
+}

@@ -52,8 +52,8 @@
  * of Hopper (far hits cost ~500 cycles), the L1 data path width for wide
  * accesses beyond one line per cycle, DRAM row buffers and read/write
  * turnaround (folded into dram_efficiency), partial-sector stores (a store
- * writes whole sectors in L2), write-back of dirty data left in L2 at the
- * end of a launch.
+ * writes whole sectors in L2), the time of writing back dirty data left in
+ * L2 at the end of a launch (its bytes are counted: memsys_writeback_all).
  */
 #ifndef SIMT_MEMSYS_H
 #define SIMT_MEMSYS_H
@@ -181,6 +181,11 @@ void memsys_reset(memsys_t *ms, int flush_caches);
  * previous call's for this SM (all asserted: caller bugs). */
 uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
                        const memsys_req_t *req, memsys_result_t *out);
+
+/* Write every dirty L2 sector back to DRAM at the end of a launch and
+ * return the bytes written. Only counted, not timed: a kernel is done when
+ * its stores are in L2; the write-back happens later, in the background. */
+uint64_t memsys_writeback_all(memsys_t *ms);
 
 /* Counters of one SM, and the sum over all SMs. */
 const memsys_stats_t *memsys_sm_stats(const memsys_t *ms, uint32_t sm);

@@ -131,6 +131,28 @@ static void test_write_back_allocate(void **state)
     cache_free(&c);
 }
 
+/* cache_clean writes back every dirty sector once: the lines stay valid,
+ * a second clean finds nothing, and a later eviction needs no write-back. */
+static void test_clean(void **state)
+{
+    (void)state;
+    cache_t c;
+    cache_info_t info;
+    tiny(&c, CACHE_WRITE_BACK);
+    cache_lookup(&c, 0, 0x5, 1, NULL, NULL);      /* 2 dirty sectors  */
+    cache_lookup(&c, 128, 0xF, 1, NULL, NULL);    /* 4 dirty sectors  */
+    cache_lookup(&c, 256, 0x1, 0, NULL, NULL);    /* a clean load     */
+    assert_int_equal(cache_clean(&c), 6);
+    assert_int_equal(cache_clean(&c), 0);
+    assert_true(cache_probe(&c, 0, 0x5));
+    assert_true(cache_probe(&c, 128, 0xF));
+    cache_lookup(&c, 512, 0x1, 0, NULL, &info);   /* evicts line 0 (LRU in set 0) */
+    assert_true(info.evicted);
+    assert_int_equal(info.victim_addr, 0);
+    assert_int_equal(info.victim_dirty, 0);
+    cache_free(&c);
+}
+
 static void test_pending_ready(void **state)
 {
     (void)state;
@@ -193,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_lru_eviction_order),
         cmocka_unit_test(test_write_through_no_allocate),
         cmocka_unit_test(test_write_back_allocate),
+        cmocka_unit_test(test_clean),
         cmocka_unit_test(test_pending_ready),
         cmocka_unit_test(test_geometry_and_errors),
     };
