@@ -202,6 +202,29 @@ static void test_capacity_exhaustion(void **state)
     mem_free_all(&m);
 }
 
+/* Device addresses are 32-bit: a 6 GB allocation fits a large modelled GPU
+ * but not the address space, and fails before any host memory is taken;
+ * copies longer than 4 GB are refused too. */
+static void test_address_space_limit(void **state)
+{
+    (void)state;
+    mem_t m;
+    simt_err_t e;
+    uint32_t a = 0;
+    mem_init(&m, 1ull << 40, 1ull << 40);
+    assert_int_equal(mem_alloc(&m, 6ull << 30, "kv cache", &a, &e), -1);
+    assert_int_equal(e.code, SIMT_E_MEM);
+    support_contains(e.msg, "'kv cache'");
+    support_contains(e.msg, "address");
+    assert_int_equal(m.nallocs, 0);
+    assert_int_equal(m.used, 0);
+    assert_int_equal(mem_alloc(&m, 64, "small", &a, &e), 0);
+    uint8_t byte = 0;
+    assert_int_equal(mem_read(&m, a, &byte, (1ull << 32) + 1, &e), -1);
+    assert_int_equal(e.code, SIMT_E_MEM);
+    mem_free_all(&m);
+}
+
 static void test_release_and_reuse(void **state)
 {
     (void)state;
@@ -284,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_out_of_range_copies_rejected),
         cmocka_unit_test(test_describe_texts),
         cmocka_unit_test(test_capacity_exhaustion),
+        cmocka_unit_test(test_address_space_limit),
         cmocka_unit_test(test_release_and_reuse),
         cmocka_unit_test(test_many_allocations_lookup),
     };
