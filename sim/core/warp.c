@@ -61,10 +61,15 @@ int warp_branch(warp_t *w, uint32_t taken, uint32_t target, uint32_t reconv)
     if (reconv == top->rpc) {
         /* Both paths rejoin where this path already rejoins: the entry
          * below waits there, so split this entry instead of nesting. */
-        top->pc = fall;
-        top->mask = not_taken;
-        if (target != reconv)
-            push(w, target, reconv, taken);
+        if (fall == reconv) {            /* not-taken lanes are already there */
+            top->pc = target;
+            top->mask = taken;
+        } else {
+            top->pc = fall;
+            top->mask = not_taken;
+            if (target != reconv)
+                push(w, target, reconv, taken);
+        }
     } else {
         if (reconv == ISA_NO_PC)
             return -1;  /* cannot happen for assembler-computed reconv */
