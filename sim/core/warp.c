@@ -52,8 +52,10 @@ int warp_branch(warp_t *w, uint32_t taken, uint32_t target, uint32_t reconv)
     uint32_t fall = top->pc + 1;
     uint32_t not_taken = mask & ~taken;
 
-    if (not_taken == 0 || taken == 0) {          /* uniform: no split */
-        warp_advance(w, not_taken == 0 ? target : fall);
+    if (target == fall)                          /* both ways lead to pc + 1 */
+        taken = mask;
+    if (not_taken == 0 || taken == 0 || taken == mask) {  /* uniform: no split */
+        warp_advance(w, taken == mask ? target : fall);
         return 0;
     }
     if (w->depth + 2 > WARP_STACK_MAX)
