@@ -127,7 +127,7 @@ function W.reduce(g, A, opts)
   local n, bx = #A, opts.block or 128
   local gx = opts.blocks or math.min(ceil_div(n, bx), bx)
   if opts.atomic then
-    local out = g:tensor{ 1, name = "sum" }
+    local out = g:tensor{ 1, name = "sum", init = "zeros" }
     local r = g:launch(W.kernel("reduce_atomic"), { grid = gx, block = bx }, A, out, n)
     return out:get(1), r, nil
   end

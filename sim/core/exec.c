@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "check.h"
 
 #define ALL_LANES 0xFFFFFFFFu
 #define FOR_LANES(mask, l) for (uint32_t l = 0; l < WARP_SIZE; l++) if ((mask) >> l & 1u)
@@ -452,6 +453,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
+            if (x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
             vals[l] = load_bytes(p, info->bytes);
         }
         if (info->bytes < 4)
@@ -466,6 +468,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
+            if (x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
             store_bytes(p, info->bytes, v[l]);
         }
         return 0;
@@ -477,6 +480,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     FOR_LANES(mask, l) {
         uint8_t *p = lane_ptr(x, w, info, l, err);
         if (!p) return -1;
+        if (x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
         old[l] = load_bytes(p, 4);
         store_bytes(p, 4, atom_apply(in->aop, in->type, old[l], b[l], c[l]));
         if (in->aop == AOP_ADD && in->type == T_F32)
@@ -545,6 +549,8 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
             return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
                           "barrier in divergent code", detail);
         }
+        if (x->check && check_barrier(x->check, x, w, err) != 0)
+            return -1;
         info->barrier = 1;
         break;
     case OP_LD:

@@ -15,6 +15,8 @@
 #include "mem.h"
 #include "warp.h"
 
+struct check;   /* the kernel checker (check.h) */
+
 /* What a warp instruction sees of the world: its block and kernel. */
 typedef struct exec_ctx {
     const isa_program_t *prog;  /* the kernel                              */
@@ -27,6 +29,7 @@ typedef struct exec_ctx {
     uint32_t ntid[3];           /* block shape                             */
     uint32_t smid;              /* SM running the block                    */
     uint64_t clock;             /* current cycle, for %clock               */
+    struct check *check;        /* kernel checker, or NULL when off        */
 } exec_ctx_t;
 
 /* What happened, for the timing model and the statistics. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "memsys.h"
 #include "sm.h"
 
@@ -426,6 +427,8 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     }
     sm_decode_deps(p, deps);
     l.deps = deps;
+    if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
+        goto done;
     for (uint32_t i = 0; i < nsm; i++)
         if (sm_init(&sms[i], i, &l, slots, err) != 0)
             goto done;
@@ -507,6 +510,7 @@ done:
             sm_free(&sms[i]);
     free(sms);
     free(deps);
+    check_free(l.check);
     if (out)
         *out = st;
     return rc;

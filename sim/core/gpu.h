@@ -187,6 +187,10 @@ typedef struct gpu_launch {
     gpu_observer_fn observe;       /* optional: called at events (above)     */
     void *observe_user;            /* its first argument                     */
     uint64_t sample_every;         /* cycles between GPU_EV_SAMPLE; 0: none  */
+    int check;                     /* 1: run the kernel checker (check.h):
+                                      uninitialised reads, shared-memory
+                                      races, mismatched barriers reported
+                                      as faults; slower. 0 (default): off */
 } gpu_launch_t;
 
 typedef struct gpu gpu_t;

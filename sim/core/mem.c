@@ -17,8 +17,10 @@ void mem_init(mem_t *m, uint64_t capacity, uint64_t host_limit)
 
 void mem_free_all(mem_t *m)
 {
-    for (uint32_t i = 0; i < m->nallocs; i++)
+    for (uint32_t i = 0; i < m->nallocs; i++) {
         free(m->allocs[i].data);
+        free(m->allocs[i].written);
+    }
     free(m->allocs);
     mem_init(m, m->capacity, m->host_limit);
 }
@@ -79,12 +81,17 @@ int mem_alloc(mem_t *m, uint64_t size, const char *label, uint32_t *addr, simt_e
         m->cap = ncap;
     }
     uint8_t *data = calloc(1, (size_t)size);
-    if (!data)
+    uint8_t *written = calloc(1, (size_t)(size + 7) / 8);   /* nothing written yet */
+    if (!data || !written) {
+        free(data);
+        free(written);
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory allocating %" PRIu64 " bytes", size);
+    }
     mem_alloc_t *a = &m->allocs[m->nallocs++];
     a->addr = (uint32_t)start;
     a->size = (uint32_t)size;
     a->data = data;
+    a->written = written;
     snprintf(a->label, sizeof a->label, "%s", label ? label : "");
     m->used += size;
     *addr = a->addr;
@@ -123,6 +130,7 @@ int mem_release(mem_t *m, uint32_t addr, simt_err_t *err)
         return simt_errf(err, SIMT_E_USAGE, "free of 0x%08" PRIx32 ", which is not the start of an allocation", addr);
     m->used -= m->allocs[i].size;
     free(m->allocs[i].data);
+    free(m->allocs[i].written);
     memmove(&m->allocs[i], &m->allocs[i + 1], (m->nallocs - (uint32_t)i - 1) * sizeof *m->allocs);
     m->nallocs--;
     m->last = 0;
@@ -146,6 +154,30 @@ uint8_t *mem_ptr(mem_t *m, uint32_t addr, uint32_t n)
     return a->data + (addr - a->addr);
 }
 
+void mem_set_written(const mem_alloc_t *a, uint32_t off, uint64_t n)
+{
+    uint64_t i = off, end = (uint64_t)off + n;
+    for (; i < end && i % 8; i++)            /* leading bits */
+        a->written[i / 8] |= (uint8_t)(1u << (i % 8));
+    if (end - i >= 8) {                       /* whole shadow bytes */
+        memset(a->written + i / 8, 0xFF, (size_t)((end - i) / 8));
+        i += (end - i) / 8 * 8;
+    }
+    for (; i < end; i++)                      /* trailing bits */
+        a->written[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+void mem_mark_written(mem_t *m, uint32_t addr, uint64_t n)
+{
+    const mem_alloc_t *a = mem_find(m, addr);
+    if (!a || n == 0)
+        return;
+    uint32_t off = addr - a->addr;
+    if (n > a->size - off)
+        n = a->size - off;
+    mem_set_written(a, off, n);
+}
+
 /* The failing part of a host copy, described for the caller. */
 static int range_error(const mem_t *m, const char *what, uint32_t addr, uint64_t n, simt_err_t *err)
 {
@@ -163,6 +195,7 @@ int mem_write(mem_t *m, uint32_t addr, const void *src, uint64_t n, simt_err_t *
     if (!p)
         return range_error(m, "copy to device", addr, n, err);
     memcpy(p, src, (size_t)n);
+    mem_mark_written(m, addr, n);
     return 0;
 }
 

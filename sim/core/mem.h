@@ -23,6 +23,9 @@ typedef struct mem_alloc {
     uint32_t size;     /* bytes requested                                 */
     uint8_t *data;     /* host copy, size bytes, zero-initialised         */
     char label[32];    /* name shown in reports ("A", "tensor#3")         */
+    uint8_t *written;  /* shadow for the kernel checker: bit i of byte
+                          i / 8 set once byte i was written by the host
+                          or a kernel store (check.h)                   */
 } mem_alloc_t;
 
 typedef struct mem {
@@ -56,6 +59,14 @@ int mem_read(mem_t *m, uint32_t addr, void *dst, uint64_t n, simt_err_t *err);
 /* Host pointer for [addr, addr+n) if it lies inside one live allocation,
  * else NULL. The executor's fast path. */
 uint8_t *mem_ptr(mem_t *m, uint32_t addr, uint32_t n);
+
+/* Mark [addr, addr+n) as written (initialised) for the kernel checker,
+ * for host code that fills an allocation through mem_ptr. Bytes outside
+ * live allocations are ignored. mem_write marks what it copies. */
+void mem_mark_written(mem_t *m, uint32_t addr, uint64_t n);
+
+/* Set the written bits of bytes [off, off+n) of allocation a (in range). */
+void mem_set_written(const mem_alloc_t *a, uint32_t off, uint64_t n);
 
 /* Allocation containing addr, or NULL. */
 const mem_alloc_t *mem_find(const mem_t *m, uint32_t addr);

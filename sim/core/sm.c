@@ -254,7 +254,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     const sm_deps_t *d = &l->deps[warp_pc(w)];
     exec_ctx_t x = {
         .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
-        .params = l->params, .smid = sm->id, .clock = now,
+        .params = l->params, .smid = sm->id, .clock = now, .check = l->check,
     };
     memcpy(x.ctaid, blk->ctaid, sizeof x.ctaid);
     memcpy(x.nctaid, l->grid, sizeof x.nctaid);

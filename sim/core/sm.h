@@ -50,6 +50,7 @@ typedef struct sm_launch {
     gpu_observer_fn observe;      /* optional observer (gpu.h), or NULL      */
     void *observe_user;
     int stop;                     /* the observer asked to stop              */
+    struct check *check;          /* kernel checker (check.h), NULL: off     */
 } sm_launch_t;
 
 /* Tell the observer, if any, about an event. */

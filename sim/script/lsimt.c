@@ -235,11 +235,11 @@ static void push_stats(lua_State *L, const gpu_stats_t *st)
     set_num(L, "dram_gbs", secs > 0 ? (double)st->dram_bytes / secs / 1e9 : 0.0);
 }
 
-static const char *const launch_keys[] = { "block", "grid", "max_cycles", "max_warp_instrs",
-                                           "warm_caches" };
+static const char *const launch_keys[] = { "block", "check", "grid", "max_cycles",
+                                           "max_warp_instrs", "warm_caches" };
 #define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
 
-/* g:launch(k, {grid=, block=, max_cycles=, max_warp_instrs=, warm_caches=},
+/* g:launch(k, {grid=, block=, max_cycles=, max_warp_instrs=, warm_caches=, check=},
  *          args...) -> stats table. */
 static int gpu_launch_l(lua_State *L)
 {
@@ -268,7 +268,7 @@ static int gpu_launch_l(lua_State *L)
                                k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
                                hint ? hint : "",
                                hint ? "'?)" : " (keys: grid, block, max_cycles, max_warp_instrs, "
-                                             "warm_caches)");
+                                             "warm_caches, check)");
         }
         lua_pop(L, 1);
     }
@@ -294,6 +294,13 @@ static int gpu_launch_l(lua_State *L)
             return lutil_error(L, "launch: warm_caches must be true or false, got %s",
                                luaL_typename(L, -1));
         cfg.warm_caches = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    cfg.check = 1;   /* the kernel checker is on unless check=false */
+    if (lua_getfield(L, 3, "check") != LUA_TNIL) {
+        if (!lua_isboolean(L, -1))
+            return lutil_error(L, "launch: check must be true or false, got %s", luaL_typename(L, -1));
+        cfg.check = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
     if (nargs != (int)p->nparams) {

@@ -108,6 +108,16 @@ uint8_t *tensor_data(lua_State *L, tensor_t *t)
     return p;
 }
 
+/* tensor_data for a host write of the whole tensor: the device bytes count
+ * as initialised for the kernel checker from now on (check.h). */
+static uint8_t *tensor_data_w(lua_State *L, tensor_t *t)
+{
+    uint8_t *p = tensor_data(L, t);
+    if (t->gpu)
+        mem_mark_written(gpu_mem(t->gpu->g), t->addr, tensor_bytes(t));
+    return p;
+}
+
 double tensor_load(lua_State *L, tensor_t *t, int64_t i)
 {
     return t->dt->load(tensor_data(L, t) + (size_t)i * t->dt->bytes);
@@ -234,7 +244,7 @@ static double check_value(lua_State *L, int arg, const tensor_t *t)
 
 static void fill_value(lua_State *L, tensor_t *t, double v)
 {
-    uint8_t *p = tensor_data(L, t);
+    uint8_t *p = tensor_data_w(L, t);
     int64_t i;
     for (i = 0; i < t->n; i++)
         t->dt->store(p + (size_t)i * t->dt->bytes, v);
@@ -272,7 +282,7 @@ static void fill_table(lua_State *L, int idx, tensor_t *t)
 {
     int64_t pos = 0;
     char shape[96];
-    fill_walk(L, lua_absindex(L, idx), t, tensor_data(L, t), &pos, 1);
+    fill_walk(L, lua_absindex(L, idx), t, tensor_data_w(L, t), &pos, 1);
     if (pos != t->n)
         lutil_error(L, "table has %lld values, tensor %s needs %lld", (long long)pos,
                     tensor_shape_str(t, shape, sizeof shape), (long long)t->n);
@@ -293,7 +303,7 @@ static void check_same_shape(lua_State *L, const tensor_t *a, const tensor_t *b,
 
 static void copy_tensor(lua_State *L, tensor_t *dst, tensor_t *src)
 {
-    uint8_t *d = tensor_data(L, dst);
+    uint8_t *d = tensor_data_w(L, dst);
     const uint8_t *s = tensor_data(L, src);
     int64_t i;
     if (dst->dt == src->dt) {
@@ -317,7 +327,7 @@ static uint64_t splitmix64(uint64_t *state)
 /* Uniform values: floats in [lo, hi), integers in [lo, hi]. */
 static void fill_random(lua_State *L, tensor_t *t, uint64_t seed, double lo, double hi)
 {
-    uint8_t *p = tensor_data(L, t);
+    uint8_t *p = tensor_data_w(L, t);
     uint64_t state = seed;
     unsigned sz = t->dt->bytes;
     int64_t i;
@@ -420,7 +430,9 @@ static void apply_init(lua_State *L, int idx, tensor_t *t)
 {
     int ty = lua_getfield(L, idx, "init");
     if (ty == LUA_TNIL) {
-        /* zeros: the memory is already zeroed */
+        /* no init: the bytes are zero, but a kernel that reads them before
+         * writing them is reported by the checker, as on a GPU where new
+         * memory holds garbage; init="zeros" makes them initialised */
     } else if (ty == LUA_TNUMBER) {
         fill_value(L, t, check_value(L, lua_gettop(L), t));
     } else if (ty == LUA_TTABLE) {
@@ -432,11 +444,11 @@ static void apply_init(lua_State *L, int idx, tensor_t *t)
     } else if (ty == LUA_TSTRING) {
         const char *s = lua_tostring(L, -1);
         if (strcmp(s, "zeros") == 0) {
-            /* already zero */
+            tensor_data_w(L, t);   /* already zero; now also initialised */
         } else if (strcmp(s, "ones") == 0) {
             fill_value(L, t, 1.0);
         } else if (strcmp(s, "range") == 0) {
-            uint8_t *p = tensor_data(L, t);
+            uint8_t *p = tensor_data_w(L, t);
             int64_t i;
             for (i = 0; i < t->n; i++)
                 t->dt->store(p + (size_t)i * t->dt->bytes, (double)i);
@@ -545,6 +557,9 @@ static int t_set(lua_State *L)
     i = check_index(L, t, 2, "set");
     v = check_value(L, 2 + t->ndim, t);
     t->dt->store(tensor_data(L, t) + (size_t)i * t->dt->bytes, v);
+    if (t->gpu)   /* this element is initialised now (check.h) */
+        mem_mark_written(gpu_mem(t->gpu->g), t->addr + (uint32_t)((size_t)i * t->dt->bytes),
+                         t->dt->bytes);
     return 0;
 }
 
@@ -697,7 +712,7 @@ static int t_reshape(lua_State *L)
     } else {
         r = tensor_new_host(L, ndim, dims, t->dt);
     }
-    memcpy(tensor_data(L, r), tensor_data(L, t), (size_t)tensor_bytes(t));
+    memcpy(tensor_data_w(L, r), tensor_data(L, t), (size_t)tensor_bytes(t));
     return 1;
 }
 
