@@ -25,6 +25,7 @@
 
 #include "arch.h"
 #include "asm.h"
+#include "lcpu.h"
 #include "tensor.h"
 
 #ifndef SIMT_VERSION
@@ -534,6 +535,7 @@ int luaopen_simt(lua_State *L)
     luaL_newlib(L, fns);
     lua_pushstring(L, SIMT_VERSION);
     lua_setfield(L, -2, "version");
+    lcpu_register(L);
     ref_push(L);
     lua_setfield(L, -2, "ref");
     return 1;

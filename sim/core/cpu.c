@@ -1,0 +1,779 @@
+/* cpu.c - a CPU running GPU kernels thread group by thread group (cpu.h).
+ *
+ * The run loop (cpu_launch) always advances the core whose clock is
+ * smallest (ties: lowest core number), letting it run until its clock
+ * passes the next core's, so that the shared L3 and DRAM see requests in
+ * (nearly) global time order and the result depends only on the inputs.
+ * One step of a core (core_step) is: start a block if it has none, or
+ * execute one instruction of its current thread group with exec_step (the
+ * same executor the GPU uses) and time it (time_instr).
+ */
+#include "cpu.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "dram.h"
+#include "exec.h"
+#include "sm.h"      /* sm_deps_t, sm_decode_deps: operands of each instruction */
+#include "warp.h"
+
+#define CPU_TICKS_PER_CYCLE 1024u  /* DRAM timeline resolution (dram.h) */
+
+/* One core: its caches, its pipeline state and the block it runs. */
+typedef struct cpu_core {
+    cache_t l1, l2;              /* private caches (tags only)               */
+    /* pipeline */
+    uint64_t fe;                 /* front end: cycle the next instruction dispatches */
+    uint32_t fe_used;            /* instructions dispatched in cycle fe      */
+    uint64_t port_free[UNIT_COUNT + 1][CPU_MAX_PORTS]; /* cycle each port is free;
+                                    row UNIT_COUNT holds the store ports     */
+    uint64_t *rob;               /* rob_size retire cycles (a ring); owned   */
+    uint8_t *rob_mem;            /* 1: that retire time was set by memory    */
+    uint64_t n;                  /* instructions dispatched (ring position)  */
+    uint64_t last_start;         /* start cycle of the newest instruction    */
+    uint64_t last_retire;        /* retire cycle of the newest instruction   */
+    uint8_t last_retire_mem;     /* ... set by a memory wait                 */
+    uint8_t finished;            /* no block left for this core             */
+    uint64_t end;                /* cycle its last instruction retired       */
+    uint64_t time[CPU_T_COUNT];  /* cycles by cpu_time_t                     */
+    /* the block it runs (groups, registers and shared memory: per launch) */
+    int busy;                    /* a block is running                       */
+    uint32_t ctaid[3];           /* that block                               */
+    warp_t *groups;              /* ngroups thread groups; owned per launch  */
+    uint32_t *regs;              /* ngroups x nregs x 32 registers           */
+    uint8_t *smem;               /* the block's shared memory                */
+    uint32_t cur;                /* group executing now                      */
+    uint32_t live;               /* groups not done                          */
+    uint32_t at_bar;             /* groups waiting at bar.sync               */
+} cpu_core_t;
+
+struct cpu {
+    cpu_desc_t d;                /* copied at create                         */
+    cpu_core_t *core;            /* d.cores entries; owned                   */
+    cache_t l3;                  /* shared by all cores                      */
+    dram_t dram;                 /* channels and their timelines             */
+};
+
+/* What one launch shares between cores. */
+typedef struct cpu_run {
+    const isa_program_t *prog;
+    sm_deps_t *deps;             /* prog->ncode entries; owned               */
+    mem_t *mem;
+    const uint32_t *params;
+    uint32_t grid[3], block[3];
+    uint32_t threads;            /* per block                                */
+    uint32_t ngroups;            /* thread groups per block                  */
+    uint32_t nregs;              /* registers per thread (at least 1)        */
+    uint64_t nblocks, next_block;
+    uint64_t max_instrs;
+    cpu_stats_t *st;
+} cpu_run_t;
+
+/* ---- description ----------------------------------------------------------- */
+
+/* The cpu-core preset's values (arch/cpu-core.lua; tests/lua/test_cpu.lua
+ * checks that the two agree). */
+void cpu_desc_default(cpu_desc_t *d)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "cpu-core");
+    snprintf(d->vendor_name, sizeof d->vendor_name, "one Xeon core (Sapphire Rapids class), scalar");
+    d->cores = 1;
+    d->simd_width = 1;
+    d->clock_mhz = 3000.0;
+    d->issue_width = 6;
+    d->rob_size = 512;
+    d->in_order = 0;
+    d->alu_ports = 5;
+    d->fma_ports = 2;
+    d->sfu_ports = 1;
+    d->load_ports = 3;
+    d->store_ports = 2;
+    d->sfu_interval = 4;
+    d->lat_alu = 1;
+    d->lat_fma = 4;
+    d->lat_sfu = 14;
+    d->line_bytes = 64;
+    d->l1_bytes = 48 * 1024;
+    d->l1_assoc = 12;
+    d->lat_l1 = 5;
+    d->l2_bytes = 2 * 1024 * 1024;
+    d->l2_assoc = 16;
+    d->lat_l2 = 16;
+    d->l3_bytes = 30 * 1024 * 1024;
+    d->l3_assoc = 15;
+    d->lat_l3 = 100;
+    d->lat_dram = 400;
+    d->dram_gbps = 30.0;
+    d->dram_efficiency = 1.0;
+    d->dram_channels = 1;
+    d->block_overhead = 50;
+    d->launch_us = 0.0;
+    d->mem_bytes = 256ull << 30;
+    d->max_threads_per_block = 1024;
+    d->smem_per_block = 256 * 1024;
+    d->tdp_watts = 12.0;
+    d->price_per_hour = 0.0;
+}
+
+static int check_u(const char *field, uint64_t v, uint64_t lo, uint64_t hi, simt_err_t *err)
+{
+    if (v < lo || v > hi)
+        return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' = %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")",
+                         field, v, lo, hi);
+    return 0;
+}
+
+static int check_f(const char *field, double v, double lo, double hi, simt_err_t *err)
+{
+    if (!(v >= lo && v <= hi))
+        return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' = %g is out of range (%g..%g)", field, v, lo, hi);
+    return 0;
+}
+
+int cpu_desc_validate(const cpu_desc_t *d, simt_err_t *err)
+{
+    if (check_u("cores", d->cores, 1, 1024, err) ||
+        check_u("simd_width", d->simd_width, 1, 32, err) ||
+        check_f("clock_mhz", d->clock_mhz, 1.0, 10000.0, err) ||
+        check_u("issue_width", d->issue_width, 1, 16, err) ||
+        check_u("rob_size", d->rob_size, 1, CPU_MAX_ROB, err) ||
+        check_u("in_order", d->in_order, 0, 1, err) ||
+        check_u("alu_ports", d->alu_ports, 1, CPU_MAX_PORTS, err) ||
+        check_u("fma_ports", d->fma_ports, 1, CPU_MAX_PORTS, err) ||
+        check_u("sfu_ports", d->sfu_ports, 1, CPU_MAX_PORTS, err) ||
+        check_u("load_ports", d->load_ports, 1, CPU_MAX_PORTS, err) ||
+        check_u("store_ports", d->store_ports, 1, CPU_MAX_PORTS, err) ||
+        check_u("sfu_interval", d->sfu_interval, 1, 1000, err) ||
+        check_u("lat_alu", d->lat_alu, 1, 1000, err) ||
+        check_u("lat_fma", d->lat_fma, 1, 1000, err) ||
+        check_u("lat_sfu", d->lat_sfu, 1, 1000, err) ||
+        check_u("line_bytes", d->line_bytes, 16, 1024, err) ||
+        check_u("l1_assoc", d->l1_assoc, 1, 64, err) ||
+        check_u("l2_assoc", d->l2_assoc, 1, 64, err) ||
+        check_u("l3_assoc", d->l3_assoc, 1, 64, err) ||
+        check_u("l1_bytes", d->l1_bytes, (uint64_t)d->line_bytes * d->l1_assoc, 1u << 24, err) ||
+        check_u("l2_bytes", d->l2_bytes, (uint64_t)d->line_bytes * d->l2_assoc, 1u << 28, err) ||
+        check_u("l3_bytes", d->l3_bytes, (uint64_t)d->line_bytes * d->l3_assoc, 1u << 30, err) ||
+        check_u("lat_l1", d->lat_l1, 1, 100000, err) ||
+        check_u("lat_l2", d->lat_l2, d->lat_l1, 100000, err) ||
+        check_u("lat_l3", d->lat_l3, d->lat_l2, 100000, err) ||
+        check_u("lat_dram", d->lat_dram, d->lat_l3, 100000, err) ||
+        check_f("dram_gbps", d->dram_gbps, 0.1, 1e6, err) ||
+        check_f("dram_efficiency", d->dram_efficiency, 1e-3, 1.0, err) ||
+        check_u("dram_channels", d->dram_channels, 1, 256, err) ||
+        check_u("block_overhead", d->block_overhead, 0, 1000000, err) ||
+        check_f("launch_us", d->launch_us, 0.0, 1e6, err) ||
+        check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
+        check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
+        check_u("smem_per_block", d->smem_per_block, 0, 1u << 24, err) ||
+        check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
+        check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err))
+        return -1;
+    if (32 % d->simd_width != 0)
+        return simt_errf(err, SIMT_E_USAGE, "CPU field 'simd_width' = %" PRIu32 " must divide 32 (1, 2, 4, 8, 16 or 32)",
+                         d->simd_width);
+    if (d->line_bytes & (d->line_bytes - 1))
+        return simt_errf(err, SIMT_E_USAGE, "CPU field 'line_bytes' = %" PRIu32 " must be a power of two", d->line_bytes);
+    return 0;
+}
+
+/* ---- create / free ------------------------------------------------------------ */
+
+static void core_free(cpu_core_t *k)
+{
+    cache_free(&k->l1);
+    cache_free(&k->l2);
+    free(k->rob);
+    free(k->rob_mem);
+    free(k->groups);
+    free(k->regs);
+    free(k->smem);
+    memset(k, 0, sizeof *k);
+}
+
+void cpu_free(cpu_t *c)
+{
+    if (!c)
+        return;
+    for (uint32_t i = 0; c->core && i < c->d.cores; i++)
+        core_free(&c->core[i]);
+    free(c->core);
+    cache_free(&c->l3);
+    dram_free(&c->dram);
+    free(c);
+}
+
+cpu_t *cpu_create(const cpu_desc_t *d, simt_err_t *err)
+{
+    if (cpu_desc_validate(d, err) != 0)
+        return NULL;
+    cpu_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        return NULL;
+    }
+    c->d = *d;
+    c->core = calloc(d->cores, sizeof *c->core);
+    if (!c->core)
+        goto nomem;
+    for (uint32_t i = 0; i < d->cores; i++) {
+        cpu_core_t *k = &c->core[i];
+        if (cache_init(&k->l1, "L1", d->l1_bytes, d->l1_assoc, d->line_bytes, d->line_bytes,
+                       CACHE_WRITE_BACK, err) != 0 ||
+            cache_init(&k->l2, "L2", d->l2_bytes, d->l2_assoc, d->line_bytes, d->line_bytes,
+                       CACHE_WRITE_BACK, err) != 0)
+            goto fail;
+        k->rob = calloc(d->rob_size, sizeof *k->rob);
+        k->rob_mem = calloc(d->rob_size, 1);
+        if (!k->rob || !k->rob_mem)
+            goto nomem;
+    }
+    if (cache_init(&c->l3, "L3", d->l3_bytes, d->l3_assoc, d->line_bytes, d->line_bytes,
+                   CACHE_WRITE_BACK, err) != 0)
+        goto fail;
+    dram_cfg_t dc = {
+        .channels = d->dram_channels, .interleave_bytes = 256, .burst_bytes = d->line_bytes,
+        .bytes_per_cycle = d->dram_gbps * d->dram_efficiency * 1e3 / d->clock_mhz,
+        .latency = d->lat_dram, .ticks_per_cycle = CPU_TICKS_PER_CYCLE,
+    };
+    if (dram_init(&c->dram, &dc, err) != 0)
+        goto fail;
+    return c;
+nomem:
+    simt_errf(err, SIMT_E_NOMEM, "host out of memory for CPU '%s'", d->name);
+fail:
+    cpu_free(c);
+    return NULL;
+}
+
+const cpu_desc_t *cpu_desc(const cpu_t *c) { return &c->d; }
+
+/* ---- memory hierarchy --------------------------------------------------------- */
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* DRAM ready tick -> cycle (rounded up). */
+static uint64_t ticks_to_cycle(uint64_t t) { return (t + CPU_TICKS_PER_CYCLE - 1) / CPU_TICKS_PER_CYCLE; }
+
+/* Write a dirty line evicted from level `from` (1: L1, 2: L2, 3: L3) into
+ * the next level at cycle t: bandwidth only, nobody waits for it. */
+static void write_back(cpu_t *c, cpu_core_t *k, int from, uint32_t addr, uint64_t t, cpu_stats_t *st)
+{
+    cache_info_t ci;
+    while (from < 3) {
+        cache_t *next = from == 1 ? &k->l2 : &c->l3;
+        cache_lookup(next, addr, 1, 1, NULL, &ci);
+        if (!ci.evicted || !ci.victim_dirty)
+            return;
+        addr = ci.victim_addr;
+        from++;
+    }
+    dram_access(&c->dram, t * CPU_TICKS_PER_CYCLE, addr, c->d.line_bytes, 1, NULL);
+    st->dram_bytes += c->d.line_bytes;
+}
+
+/* Access the line holding addr at cycle t (a load, or a store, which
+ * reads the line for ownership when it misses). Returns the cycle its data
+ * is ready; *beyond_l1 = 1 if it came from L2, L3 or DRAM. */
+static uint64_t line_access(cpu_t *c, cpu_core_t *k, uint32_t addr, int is_store, uint64_t t,
+                            int *beyond_l1, cpu_stats_t *st)
+{
+    const cpu_desc_t *d = &c->d;
+    cache_info_t c1, c2, c3;
+    uint64_t ready;
+    uint32_t hit = cache_lookup(&k->l1, addr, 1, is_store, NULL, &c1);
+    if (c1.evicted && c1.victim_dirty)
+        write_back(c, k, 1, c1.victim_addr, t, st);
+    if (hit) {
+        st->l1_hits++;
+        *beyond_l1 = 0;
+        return max_u64(t + d->lat_l1, c1.ready);
+    }
+    st->l1_misses++;
+    *beyond_l1 = 1;
+    hit = cache_lookup(&k->l2, addr, 1, 0, NULL, &c2);
+    if (c2.evicted && c2.victim_dirty)
+        write_back(c, k, 2, c2.victim_addr, t, st);
+    if (hit) {
+        st->l2_hits++;
+        ready = max_u64(t + d->lat_l2, c2.ready);
+    } else {
+        st->l2_misses++;
+        hit = cache_lookup(&c->l3, addr, 1, 0, NULL, &c3);
+        if (c3.evicted && c3.victim_dirty)
+            write_back(c, k, 3, c3.victim_addr, t, st);
+        if (hit) {
+            st->l3_hits++;
+            ready = max_u64(t + d->lat_l3, c3.ready);
+        } else {
+            st->l3_misses++;
+            ready = ticks_to_cycle(dram_access(&c->dram, t * CPU_TICKS_PER_CYCLE, addr, d->line_bytes, 0, NULL));
+            st->dram_bytes += d->line_bytes;
+            cache_set_ready(&c->l3, c3.slot, 1, ready);
+        }
+        cache_set_ready(&k->l2, c2.slot, 1, ready);
+    }
+    cache_set_ready(&k->l1, c1.slot, 1, ready);
+    return ready;
+}
+
+/* The cache lines one SIMD access touches (in lane order, each once) and
+ * the load/store port cycles it costs: one per line when the active lanes
+ * read one word (a broadcast) or consecutive words, else one per lane (a
+ * gather or scatter). Sets *gather. Returns the port cycles (at least 1). */
+static uint32_t simd_lines(const exec_info_t *info, uint32_t shift, uint32_t lines[64],
+                           uint32_t *nlines, int *gather)
+{
+    uint32_t nlanes = 0, first = 32, n = 0;
+    int uniform = 1, contiguous = 1;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(info->mask >> l & 1u))
+            continue;
+        uint32_t a = info->addrs[l];
+        if (first == 32)
+            first = l;
+        uniform &= a == info->addrs[first];
+        contiguous &= a == info->addrs[first] + info->bytes * (l - first);
+        /* its first and last byte's lines (an access may cross a line) */
+        uint32_t ends[2] = { a >> shift, (a + info->bytes - 1) >> shift };
+        for (int e = 0; e < 2; e++) {
+            uint32_t j = 0;
+            while (j < n && lines[j] != ends[e])
+                j++;
+            if (j == n)
+                lines[n++] = ends[e];
+        }
+        nlanes++;
+    }
+    *nlines = n;
+    *gather = nlanes > 1 && !(uniform || contiguous);
+    if (nlanes == 0)
+        return 1;
+    return *gather ? nlanes : n;
+}
+
+/* Time one SIMD global access starting at cycle t. Returns the cycle the
+ * last line's data is ready; *port_cycles as simd_lines; *beyond_l1 as in
+ * line_access. */
+static uint64_t global_access(cpu_t *c, cpu_core_t *k, const exec_info_t *info, uint64_t t,
+                              uint32_t *port_cycles, int *beyond_l1, cpu_stats_t *st)
+{
+    uint32_t lines[64], nlines, shift = 0;
+    int gather;
+    while ((1u << shift) < c->d.line_bytes)
+        shift++;
+    *port_cycles = simd_lines(info, shift, lines, &nlines, &gather);
+    st->gathers += (uint64_t)gather;
+    uint64_t ready = t;
+    *beyond_l1 = 0;
+    for (uint32_t j = 0; j < nlines; j++) {
+        int far;
+        uint64_t r = line_access(c, k, lines[j] << shift, info->is_store, t, &far, st);
+        ready = max_u64(ready, r);
+        *beyond_l1 |= far;
+    }
+    return ready;
+}
+
+/* ---- timing of one instruction ------------------------------------------------- */
+
+/* Earliest-free port of a unit (row) and its index. */
+static uint32_t pick_port(const uint64_t *ports, uint32_t n)
+{
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (ports[i] < ports[best])
+            best = i;
+    return best;
+}
+
+/* Time instruction `pc` of group w on core k, which exec_step has just
+ * executed (info). `taken`: a branch that jumped. See cpu.h for the model. */
+static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, uint32_t pc,
+                       const exec_info_t *info, int taken)
+{
+    const cpu_desc_t *d = &c->d;
+    const sm_deps_t *dep = &r->deps[pc];
+    cpu_stats_t *st = r->st;
+
+    /* 1. dispatch: issue_width per cycle, and a free reorder-buffer entry */
+    if (k->fe_used >= d->issue_width) {
+        k->fe++;
+        k->fe_used = 0;
+        k->time[CPU_T_COMPUTE]++;
+    }
+    uint32_t slot = (uint32_t)(k->n % d->rob_size);
+    if (k->n >= d->rob_size && k->rob[slot] > k->fe) {
+        k->time[k->rob_mem[slot] ? CPU_T_MEMORY : CPU_T_COMPUTE] += k->rob[slot] - k->fe;
+        k->fe = k->rob[slot];
+        k->fe_used = 0;
+    }
+    uint64_t disp = k->fe;
+
+    /* 2. operands (register renaming: only true dependencies wait) */
+    uint64_t t = disp;
+    int wait_mem = 0;
+    for (uint32_t i = 0; i < dep->nsrc; i++) {
+        uint64_t rt = w->reg_ready[dep->src[i]];
+        if (rt > t) {
+            t = rt;
+            wait_mem = (int)(w->reg_mem >> dep->src[i] & 1u);
+        }
+    }
+    for (uint32_t i = 0; i < 3 && dep->psrc[i] != ISA_NO_REG; i++)
+        if (w->pred_ready[dep->psrc[i]] > t) {
+            t = w->pred_ready[dep->psrc[i]];
+            wait_mem = 0;
+        }
+    if (d->in_order) {
+        if (dep->dst != ISA_NO_REG && w->reg_ready[dep->dst] > t)
+            t = w->reg_ready[dep->dst];
+        if (k->last_start > t)
+            t = k->last_start;
+    }
+
+    /* 3. a port of its unit */
+    uint32_t unit = dep->unit, row = unit, nports = d->alu_ports, busy = 1, lat = d->lat_alu;
+    int is_mem = unit == UNIT_LSU && info->space != SPACE_PARAM;
+    switch (unit) {
+    case UNIT_FMA: nports = d->fma_ports; lat = d->lat_fma; break;
+    case UNIT_SFU: nports = d->sfu_ports; lat = d->lat_sfu; busy = d->sfu_interval; break;
+    case UNIT_LSU:
+        if (is_mem && info->is_store && info->op == OP_ST) {
+            row = UNIT_COUNT;
+            nports = d->store_ports;
+        } else if (is_mem) {
+            nports = d->load_ports;
+        } else {
+            row = UNIT_ALU;           /* ld.param: the argument is in a register */
+        }
+        break;
+    case UNIT_BAR: lat = 1; break;   /* a barrier ends one work-item loop: no wait */
+    default: row = UNIT_ALU; break;  /* ALU, branch, exit, nop */
+    }
+    uint64_t *ports = k->port_free[row];
+    uint32_t p = pick_port(ports, nports);
+    if (unit != UNIT_BAR && ports[p] > t) {
+        t = ports[p];
+        wait_mem = 0;
+    }
+
+    /* 4. start and finish */
+    uint64_t done = t + lat;
+    int result_mem = wait_mem && t > disp;
+    if (is_mem) {
+        int far = 0;
+        uint64_t bytes = 0;
+        for (uint32_t m = info->mask; m; m &= m - 1)
+            bytes += info->bytes;
+        if (info->space == SPACE_SHARED) {
+            /* shared memory is an ordinary per-core buffer that stays in L1 */
+            uint32_t lines[64], nlines, shift = 0;
+            int gather;
+            while ((1u << shift) < d->line_bytes)
+                shift++;
+            busy = simd_lines(info, shift, lines, &nlines, &gather);
+            done = t + d->lat_l1;
+        } else {
+            done = global_access(c, k, info, t, &busy, &far, st);
+            if (info->is_store && info->op == OP_ST)
+                done = t + 1;               /* the store buffer takes it */
+            if (info->is_store) st->st_bytes += bytes; else st->ld_bytes += bytes;
+        }
+        result_mem |= far;
+    }
+    if (unit != UNIT_BAR)
+        ports[p] = t + busy;
+    if (d->in_order && t > disp) {
+        /* an in-order core's front end waits for the instruction to start */
+        k->time[result_mem || wait_mem ? CPU_T_MEMORY : CPU_T_COMPUTE] += t - disp;
+        k->fe = t;
+        k->fe_used = 0;
+    }
+    k->last_start = t;
+
+    /* 5. results and retirement (in order) */
+    if (dep->dst != ISA_NO_REG) {
+        w->reg_ready[dep->dst] = done;
+        if (result_mem)
+            w->reg_mem |= 1ull << dep->dst;
+        else
+            w->reg_mem &= ~(1ull << dep->dst);
+    }
+    if (dep->pdst != ISA_NO_REG)
+        w->pred_ready[dep->pdst] = done;
+    if (done >= k->last_retire) {
+        k->last_retire = done;
+        k->last_retire_mem = (uint8_t)result_mem;
+    }
+    k->rob[slot] = k->last_retire;
+    k->rob_mem[slot] = k->last_retire_mem;
+    k->n++;
+    k->fe_used++;
+    if (taken)
+        k->fe_used = d->issue_width;   /* a taken branch ends the fetch group */
+}
+
+/* ---- blocks and thread groups ---------------------------------------------------- */
+
+/* Start block number b on core k. */
+static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
+{
+    uint32_t W = c->d.simd_width;
+    k->ctaid[0] = (uint32_t)(b % r->grid[0]);
+    k->ctaid[1] = (uint32_t)(b / r->grid[0] % r->grid[1]);
+    k->ctaid[2] = (uint32_t)(b / ((uint64_t)r->grid[0] * r->grid[1]));
+    if (r->prog->shared_bytes)
+        memset(k->smem, 0, r->prog->shared_bytes);
+    for (uint32_t g = 0; g < r->ngroups; g++) {
+        warp_t *w = &k->groups[g];
+        uint32_t first = g * W;
+        uint32_t lanes = r->threads - first < W ? r->threads - first : W;
+        uint32_t lane0 = first % WARP_SIZE;
+        uint32_t mask = (lanes >= 32 ? 0xFFFFFFFFu : (1u << lanes) - 1u) << lane0;
+        warp_start(w, &k->regs[(size_t)g * r->nregs * WARP_SIZE], r->nregs, WARP_SIZE);
+        /* The group is threads first..first+lanes-1 of the block: lanes
+         * lane0.. of the block's warp first / 32, so that exec_step computes
+         * their %tid exactly as on the GPU. */
+        w->live = mask;
+        w->stack[0].mask = mask;
+        w->warp_in_block = first / WARP_SIZE;
+        w->slot = g;
+        w->block_slot = 0;
+        /* the registers of a new group hold nothing pending */
+        for (uint32_t i = 0; i < ISA_NUM_REGS; i++)
+            w->reg_ready[i] = 0;
+    }
+    k->busy = 1;
+    k->cur = 0;
+    k->live = r->ngroups;
+    k->at_bar = 0;
+    k->fe += c->d.block_overhead;
+    k->fe_used = 0;
+    k->time[CPU_T_OVERHEAD] += c->d.block_overhead;
+}
+
+/* Move to the next group that can run; release the barrier when every
+ * live group has reached it; end the block when every group is done. */
+static void next_group(cpu_core_t *k, const cpu_run_t *r)
+{
+    for (uint32_t g = k->cur + 1; g < r->ngroups; g++)
+        if (k->groups[g].state == WARP_READY) {
+            k->cur = g;
+            return;
+        }
+    if (k->live == 0) {
+        k->busy = 0;
+        return;
+    }
+    /* Every group before the end ran until the barrier or its exit. */
+    k->at_bar = 0;
+    k->cur = UINT32_MAX;
+    for (uint32_t g = 0; g < r->ngroups; g++)
+        if (k->groups[g].state == WARP_BARRIER) {
+            k->groups[g].state = WARP_READY;
+            if (k->cur == UINT32_MAX)
+                k->cur = g;
+        }
+}
+
+static uint32_t popcount(uint32_t m)
+{
+    uint32_t n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+/* One step of core number i: start a block, or run one instruction.
+ * Returns 0, or -1 on a kernel fault or the watchdog. */
+static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
+{
+    cpu_core_t *k = &c->core[i];
+    if (!k->busy) {
+        if (r->next_block >= r->nblocks) {
+            k->finished = 1;
+            uint64_t end = max_u64(k->fe, k->last_retire);
+            k->time[k->last_retire_mem ? CPU_T_MEMORY : CPU_T_COMPUTE] += end - k->fe;
+            k->end = end;
+            return 0;
+        }
+        start_block(c, k, r, r->next_block++);
+        return 0;
+    }
+    if (r->st->instrs >= r->max_instrs)
+        return simt_errf(err, SIMT_E_TIMEOUT,
+                         "kernel '%s' did not finish after %" PRIu64 " instructions on CPU '%s' "
+                         "(an endless loop? raise max_instrs if it is just long)",
+                         r->prog->name, r->st->instrs, c->d.name);
+    warp_t *w = &k->groups[k->cur];
+    exec_ctx_t x = {
+        .prog = r->prog, .mem = r->mem, .smem = k->smem, .smem_bytes = r->prog->shared_bytes,
+        .params = r->params, .smid = i, .clock = k->fe,
+    };
+    memcpy(x.ctaid, k->ctaid, sizeof x.ctaid);
+    memcpy(x.nctaid, r->grid, sizeof x.nctaid);
+    memcpy(x.ntid, r->block, sizeof x.ntid);
+    uint32_t pc = warp_pc(w);
+    exec_info_t info;
+    if (exec_step(&x, w, &info, err) != 0)
+        return -1;
+    int taken = r->prog->code[pc].op == OP_BRA && w->depth > 0 && warp_pc(w) != pc + 1;
+    time_instr(c, k, r, w, pc, &info, taken);
+    r->st->instrs++;
+    r->st->thread_instrs += popcount(info.mask);
+    r->st->flops += info.flops;
+    if (w->depth == 0) {
+        w->state = WARP_DONE;
+        k->live--;
+        next_group(k, r);
+    } else if (info.barrier) {
+        w->state = WARP_BARRIER;
+        k->at_bar++;
+        next_group(k, r);
+    }
+    return 0;
+}
+
+/* ---- launch ------------------------------------------------------------------------ */
+
+static int check_launch(const cpu_t *c, const isa_program_t *p, const cpu_launch_t *in, uint32_t nargs,
+                        uint32_t grid[3], uint32_t block[3], simt_err_t *err)
+{
+    const cpu_desc_t *d = &c->d;
+    if (nargs != p->nparams)
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes %" PRIu32 " argument%s, got %" PRIu32,
+                         p->name, p->nparams, p->nparams == 1 ? "" : "s", nargs);
+    for (int i = 0; i < 3; i++) {
+        grid[i] = in->grid[i] ? in->grid[i] : 1;
+        block[i] = in->block[i] ? in->block[i] : 1;
+    }
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    if (threads > d->max_threads_per_block)
+        return simt_errf(err, SIMT_E_LAUNCH, "block of %" PRIu64 " threads exceeds %" PRIu32
+                         ", the most threads per block on %s", threads, d->max_threads_per_block, d->name);
+    if (p->shared_bytes > d->smem_per_block)
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " bytes of shared memory per block; "
+                         "%s allows %" PRIu32, p->name, p->shared_bytes, d->name, d->smem_per_block);
+    return 0;
+}
+
+/* Reset core k's pipeline and give it room for one block of the launch. */
+static int core_prepare(cpu_core_t *k, const cpu_run_t *r, int warm, simt_err_t *err)
+{
+    free(k->groups);
+    free(k->regs);
+    free(k->smem);
+    k->groups = calloc(r->ngroups, sizeof *k->groups);
+    k->regs = calloc((size_t)r->ngroups * r->nregs * WARP_SIZE, sizeof *k->regs);
+    k->smem = r->prog->shared_bytes ? calloc(1, r->prog->shared_bytes) : NULL;
+    if (!k->groups || !k->regs || (r->prog->shared_bytes && !k->smem))
+        return simt_errf(err, SIMT_E_NOMEM, "host out of memory for a CPU core's thread groups");
+    k->fe = 0;
+    k->fe_used = 0;
+    memset(k->port_free, 0, sizeof k->port_free);
+    k->n = 0;
+    k->last_start = k->last_retire = 0;
+    k->last_retire_mem = 0;
+    k->finished = 0;
+    k->end = 0;
+    memset(k->time, 0, sizeof k->time);
+    k->busy = 0;
+    if (warm) {
+        cache_clear_times(&k->l1);
+        cache_clear_times(&k->l2);
+    } else {
+        cache_flush(&k->l1);
+        cache_flush(&k->l2);
+    }
+    return 0;
+}
+
+int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *in,
+               const uint32_t *args, uint32_t nargs, cpu_stats_t *out, simt_err_t *err)
+{
+    const cpu_desc_t *d = &c->d;
+    cpu_stats_t st;
+    memset(&st, 0, sizeof st);
+    if (out)
+        memset(out, 0, sizeof *out);
+    cpu_run_t r;
+    memset(&r, 0, sizeof r);
+    if (check_launch(c, p, in, nargs, r.grid, r.block, err) != 0)
+        return -1;
+    r.prog = p;
+    r.mem = m;
+    r.params = args;
+    r.st = &st;
+    r.threads = r.block[0] * r.block[1] * r.block[2];
+    r.ngroups = (r.threads + d->simd_width - 1) / d->simd_width;
+    r.nregs = p->nregs ? p->nregs : 1;
+    r.nblocks = (uint64_t)r.grid[0] * r.grid[1] * r.grid[2];
+    r.max_instrs = in->max_instrs ? in->max_instrs : CPU_DEFAULT_MAX_INSTRS;
+    uint32_t ncores = r.nblocks < d->cores ? (uint32_t)r.nblocks : d->cores;
+    int rc = -1;
+    r.deps = calloc(p->ncode ? p->ncode : 1, sizeof *r.deps);
+    if (!r.deps) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        goto done;
+    }
+    sm_decode_deps(p, r.deps);
+    for (uint32_t i = 0; i < ncores; i++)
+        if (core_prepare(&c->core[i], &r, in->warm_caches, err) != 0)
+            goto done;
+    if (in->warm_caches) {
+        cache_clear_times(&c->l3);
+    } else {
+        cache_flush(&c->l3);
+    }
+    dram_reset(&c->dram);
+
+    for (;;) {
+        /* the core with the smallest clock runs until it passes the next one */
+        uint32_t best = UINT32_MAX;
+        uint64_t second = UINT64_MAX;
+        for (uint32_t i = 0; i < ncores; i++) {
+            const cpu_core_t *k = &c->core[i];
+            if (k->finished)
+                continue;
+            if (best == UINT32_MAX || k->fe < c->core[best].fe) {
+                if (best != UINT32_MAX)
+                    second = c->core[best].fe;
+                best = i;
+            } else if (k->fe < second) {
+                second = k->fe;
+            }
+        }
+        if (best == UINT32_MAX)
+            break;
+        cpu_core_t *k = &c->core[best];
+        do {
+            if (core_step(c, best, &r, err) != 0)
+                goto done;
+        } while (!k->finished && k->fe <= second);
+    }
+
+    for (uint32_t i = 0; i < ncores; i++)
+        st.cycles = max_u64(st.cycles, c->core[i].end);
+    for (uint32_t i = 0; i < ncores; i++) {
+        for (int t = 0; t < CPU_T_COUNT; t++)
+            st.time[t] += c->core[i].time[t];
+        st.time[CPU_T_IDLE] += st.cycles - c->core[i].end;
+    }
+    st.time[CPU_T_IDLE] += st.cycles * (d->cores - ncores);
+    st.time_us = (double)st.cycles / d->clock_mhz;
+    st.blocks = r.nblocks;
+    st.threads = r.nblocks * r.threads;
+    st.cores_used = ncores;
+    rc = 0;
+done:
+    free(r.deps);
+    if (out)
+        *out = st;
+    return rc;
+}
