@@ -1,6 +1,7 @@
 /* main.c - the `simtlab` command line.
  *
- *   simtlab run SCRIPT.lua [args...]   run a Lua script with module simt
+ *   simtlab run [OPTIONS] SCRIPT.lua [args...]   run a Lua script with module simt
+ *   simtlab sweep --param F --values a,b,... [OPTIONS]  turn one knob, run a workload
  *   simtlab asm FILE.s                 assemble and print a listing
  *   simtlab demo                       run lessons/demo.lua
  *   simtlab presets                    list the architecture presets
@@ -17,7 +18,9 @@
 
 #include "arch.h"
 #include "asm.h"
+#include "export.h"
 #include "lsimt.h"
+#include "trace.h"
 
 #ifndef SIMT_VERSION
 #define SIMT_VERSION "0.1.0"
@@ -29,8 +32,12 @@ static const char usage_text[] =
     "simtlab is an educational, cycle-approximate SIMT GPU simulator.\n"
     "\n"
     "commands:\n"
-    "  run SCRIPT.lua [ARGS...]  run a Lua script; the module 'simt' is a global\n"
+    "  run [OPTIONS] SCRIPT.lua [ARGS...]\n"
+    "                            run a Lua script; the module 'simt' is a global\n"
     "                            (and require(\"simt\")); ARGS are in the table 'arg'\n"
+    "  sweep --param FIELD --values A,B,... [OPTIONS]\n"
+    "                            run a workload once per value of one GPU field,\n"
+    "                            check each result, print a table (lessons/lib/sweep.lua)\n"
     "  asm FILE.s                assemble a kernel and print its listing\n"
     "                            (pc, source line, instruction)\n"
     "  demo                      multiply two matrices on simulated GPUs and explain\n"
@@ -39,11 +46,38 @@ static const char usage_text[] =
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
     "\n"
+    "GPU options (run and sweep): they win over the script's own numbers; every\n"
+    "simt.gpu{...} applies them last (a script sees them in simt.overrides):\n"
+    "  --arch NAME               use preset NAME (see 'presets') instead of the script's\n"
+    "  --sms N                   number of SMs\n"
+    "  --dram-gbps X             DRAM bandwidth in GB/s\n"
+    "  --clock-mhz X             core clock in MHz\n"
+    "  --set FIELD=VALUE         any GPU field (names as in simt.gpu{}.desc); repeatable;\n"
+    "                            VALUE is a number, a word (sched=gto) or a,b,c\n"
+    "run options:\n"
+    "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, every\n"
+    "                            statistic) and write them when the script ends\n"
+    "  --trace FILE.json         write a Perfetto/Chrome trace of every launch\n"
+    "                            (open it in https://ui.perfetto.dev)\n"
+    "  --trace-every N           trace counter samples every N cycles (default 100, 0: none)\n"
+    "sweep options:\n"
+    "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
+    "  --values A,B,...          its values, in order\n"
+    "  --workload NAME           matmul_naive, matmul_naive_T, matmul_tiled16 (default),\n"
+    "                            matmul_tiled32, matmul_rect, vecadd\n"
+    "  --size N                  matrix size n (or vector length); default 64\n"
+    "  --out FILE.csv            write one row per value\n"
+    "  --png FILE.png            draw time against the value (a log axis for wide ranges)\n"
+    "  (--arch defaults to edu-tiny; --sms/--set fix the other fields)\n"
+    "\n"
     "examples:\n"
     "  simtlab demo\n"
     "  simtlab run lessons/demo.lua\n"
+    "  simtlab run --arch h200 --sms 16 --stats runs.csv my_experiment.lua\n"
+    "  simtlab run --trace out.json lessons/demo.lua\n"
+    "  simtlab sweep --arch h200 --param sms --values 1,2,4,8,16,33,66,132 \\\n"
+    "                --workload matmul_tiled16 --size 256 --out sweep.csv --png sweep.png\n"
     "  simtlab asm lessons/kernels/matmul_naive.s\n"
-    "  simtlab run my_experiment.lua 256\n"
     "\n"
     "a script:\n"
     "  local g = simt.gpu{arch = \"edu-tiny\"}\n"
@@ -53,6 +87,25 @@ static const char usage_text[] =
     "files (presets, lessons, kernels) are searched in $SIMTLAB_HOME, then the\n"
     "current directory, then the source tree simtlab was built from.\n"
     "exit status: 0 ok, 1 the script or file failed, 2 bad usage.\n";
+
+#define MAX_SETS 64
+
+/* Options of `run` and `sweep`, pointing into argv. */
+typedef struct cli_opts {
+    const char *arch;              /* --arch NAME                          */
+    const char *set[MAX_SETS];     /* --set FIELD=VALUE (and the shortcuts) */
+    const char *set_value[MAX_SETS]; /* shortcut values (NULL for --set)    */
+    int nsets;
+    const char *stats;             /* --stats FILE.csv|FILE.json           */
+    const char *trace;             /* --trace FILE.json                    */
+    const char *trace_every;       /* --trace-every N                      */
+    const char *param;             /* sweep: --param FIELD                 */
+    const char *values;            /* sweep: --values a,b,c                */
+    const char *workload;          /* sweep: --workload NAME               */
+    const char *size;              /* sweep: --size N                      */
+    const char *out;               /* sweep: --out FILE.csv                */
+    const char *png;               /* sweep: --png FILE.png                */
+} cli_opts_t;
 
 static int usage_error(const char *fmt, const char *what)
 {
@@ -89,14 +142,213 @@ static lua_State *new_state(void)
     return L;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/* Parse options from argv[i]: for `run` up to the first argument that is
+ * not an option (returned: the script's index), for `sweep` all of them
+ * (returned: argc). Prints the problem and returns -1 on bad usage. */
+static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
+{
+    static const struct {
+        const char *opt, *field;   /* shortcut option -> GPU field */
+    } shortcuts[] = { { "--sms", "sms" }, { "--dram-gbps", "dram_gbps" },
+                      { "--clock-mhz", "clock_mhz" } };
+    memset(o, 0, sizeof *o);
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        const char *opt = argv[i], **slot = NULL;
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        size_t k;
+        int shortcut = -1;
+        for (k = 0; k < sizeof shortcuts / sizeof shortcuts[0]; k++)
+            if (strcmp(opt, shortcuts[k].opt) == 0)
+                shortcut = (int)k;
+        if (strcmp(opt, "--arch") == 0) slot = &o->arch;
+        else if (strcmp(opt, "--stats") == 0 && !sweep) slot = &o->stats;
+        else if (strcmp(opt, "--trace") == 0 && !sweep) slot = &o->trace;
+        else if (strcmp(opt, "--trace-every") == 0 && !sweep) slot = &o->trace_every;
+        else if (strcmp(opt, "--param") == 0 && sweep) slot = &o->param;
+        else if (strcmp(opt, "--values") == 0 && sweep) slot = &o->values;
+        else if (strcmp(opt, "--workload") == 0 && sweep) slot = &o->workload;
+        else if (strcmp(opt, "--size") == 0 && sweep) slot = &o->size;
+        else if (strcmp(opt, "--out") == 0 && sweep) slot = &o->out;
+        else if (strcmp(opt, "--png") == 0 && sweep) slot = &o->png;
+        else if (strcmp(opt, "--set") != 0 && shortcut < 0) {
+            usage_error("unknown option '%s'", opt);
+            return -1;
+        }
+        if (!val) {
+            usage_error("option '%s' needs a value", opt);
+            return -1;
+        }
+        i++;
+        if (slot) {
+            *slot = val;
+            continue;
+        }
+        if (o->nsets == MAX_SETS) {
+            usage_error("%s", "too many --set options");
+            return -1;
+        }
+        if (shortcut >= 0) {
+            o->set[o->nsets] = shortcuts[shortcut].field;
+            o->set_value[o->nsets++] = val;
+        } else if (!strchr(val, '=') || val[0] == '=') {
+            usage_error("--set expects FIELD=VALUE, got '%s'", val);
+            return -1;
+        } else {
+            o->set[o->nsets] = val;
+            o->set_value[o->nsets++] = NULL;
+        }
+    }
+    if (sweep && i < argc) {
+        usage_error("unexpected argument '%s' for 'sweep'", argv[i]);
+        return -1;
+    }
+    if (o->stats && !ends_with(o->stats, ".csv") && !ends_with(o->stats, ".json")) {
+        usage_error("--stats needs a file name ending in .csv or .json, got '%s'", o->stats);
+        return -1;
+    }
+    return i;
+}
+
+/* Push a value given as text: a number if it reads as one, a table for
+ * "a,b,c", otherwise the string. */
+static void push_text_value(lua_State *L, const char *s)
+{
+    if (strchr(s, ',')) {
+        char item[128];
+        lua_Integer n = 0;
+        lua_newtable(L);
+        while (*s) {
+            size_t len = strcspn(s, ",");
+            snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1),
+                     s);
+            push_text_value(L, item);
+            lua_rawseti(L, -2, ++n);
+            s += len;
+            if (*s == ',')
+                s++;
+        }
+    } else if (lua_stringtonumber(L, s) == 0) {
+        lua_pushstring(L, s);
+    }
+}
+
+/* Push the table of GPU fields set by the options (not "arch"), then check
+ * the names and value types on a description (the --arch preset, or the
+ * default). Returns 0, or prints the problem and returns -1. */
+static int push_sets(lua_State *L, const cli_opts_t *o)
+{
+    gpu_desc_t d;
+    simt_err_t err;
+    int i;
+    lua_newtable(L);
+    for (i = 0; i < o->nsets; i++) {
+        if (o->set_value[i]) {
+            push_text_value(L, o->set_value[i]);
+            lua_setfield(L, -2, o->set[i]);
+        } else {
+            const char *eq = strchr(o->set[i], '=');
+            lua_pushlstring(L, o->set[i], (size_t)(eq - o->set[i]));
+            push_text_value(L, eq + 1);
+            lua_settable(L, -3);
+        }
+    }
+    simt_err_clear(&err);
+    if (o->arch) {
+        if (arch_load(L, o->arch, &d, &err) != 0) {
+            fprintf(stderr, "simtlab: --arch: %s\n", err.msg);
+            return -1;
+        }
+    } else {
+        gpu_desc_default(&d);
+    }
+    lua_pushnil(L);
+    if (lua_next(L, -2) != 0) { /* non-empty */
+        lua_pop(L, 2);
+        if (arch_apply_table(L, -1, &d, &err) != 0) {
+            fprintf(stderr, "simtlab: bad GPU option: %s\n", err.msg);
+            return -1;
+        }
+        /* with a known preset the whole description can be checked now */
+        if (o->arch && gpu_desc_validate(&d, &err) != 0) {
+            fprintf(stderr, "simtlab: bad GPU option: %s\n", err.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Write the launch log of L as o->stats (CSV or JSON). */
+static int write_stats(lua_State *L, const cli_opts_t *o)
+{
+    static const char *const first[] = { "kernel", "gpu", "grid", "block", "cycles", "time_us" };
+    simt_err_t err;
+    int rc;
+    simt_err_clear(&err);
+    lsimt_push_launch_log(L);
+    if (ends_with(o->stats, ".csv"))
+        rc = export_csv(L, -1, o->stats, first, (int)(sizeof first / sizeof first[0]), &err);
+    else
+        rc = export_json(L, -1, o->stats, &err);
+    lua_pop(L, 1);
+    if (rc != 0)
+        fprintf(stderr, "simtlab: --stats: %s\n", err.msg);
+    return rc;
+}
+
 /* Run script with nargs arguments: arg[0] = script, arg[1..] = args,
- * also passed as the chunk's varargs (...), like the lua command. */
-static int run_script(const char *script, int nargs, char **args)
+ * also passed as the chunk's varargs (...), like the lua command. The
+ * options set simt.overrides, the launch log and the trace. */
+static int run_script(const char *script, int nargs, char **args, const cli_opts_t *o)
 {
     lua_State *L = new_state();
-    int i, status;
+    trace_t *trace = NULL;
+    simt_err_t err;
+    int i, status, rc = 0;
     if (!L)
         return 1;
+    if (push_sets(L, o) != 0) {
+        lua_close(L);
+        return 2;
+    }
+    if (o->arch) {
+        lua_pushstring(L, o->arch);
+        lua_setfield(L, -2, "arch");
+    }
+    lua_getglobal(L, "simt");
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "overrides");
+    lua_pop(L, 1);
+    if (o->stats)
+        lsimt_enable_launch_log(L);
+    if (o->trace) {
+        char *end = NULL;
+        unsigned long long every = 100;
+        if (o->trace_every) {
+            every = strtoull(o->trace_every, &end, 10);
+            if (!end || *end || o->trace_every[0] == '-' || !o->trace_every[0]) {
+                lua_close(L);
+                return usage_error("--trace-every needs a whole number of cycles, got '%s'",
+                                   o->trace_every);
+            }
+        }
+        simt_err_clear(&err);
+        trace = trace_open(o->trace, &err);
+        if (!trace) {
+            lua_close(L);
+            fprintf(stderr, "simtlab: --trace: %s\n", err.msg);
+            return 1;
+        }
+        lsimt_set_trace(L, trace, (uint64_t)every);
+    } else if (o->trace_every) {
+        lua_close(L);
+        return usage_error("%s", "--trace-every needs --trace FILE.json");
+    }
     lua_createtable(L, nargs, 2);
     lua_pushstring(L, "simtlab");
     lua_rawseti(L, -2, -1);
@@ -117,11 +369,126 @@ static int run_script(const char *script, int nargs, char **args)
     if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         fprintf(stderr, "simtlab: %s\n", msg ? msg : "(error object is not a string)");
+        rc = 1;
+    }
+    /* the launches made before a failure are still worth keeping */
+    if (o->stats && write_stats(L, o) != 0)
+        rc = 1;
+    lua_close(L); /* no launch can use the trace after this */
+    if (trace) {
+        simt_err_clear(&err);
+        if (trace_close(trace, &err) != 0) {
+            fprintf(stderr, "simtlab: --trace: %s\n", err.msg);
+            rc = 1;
+        }
+    }
+    return rc;
+}
+
+/* simtlab sweep: call sweep.main{...} from lessons/lib/sweep.lua. */
+static int run_sweep(const cli_opts_t *o)
+{
+    char path[1024];
+    lua_State *L;
+    int status;
+    if (!o->param || !o->values)
+        return usage_error("%s", "'sweep' needs --param FIELD and --values A,B,... "
+                                 "(e.g. --param sms --values 1,2,4)");
+    if (arch_find_file("lessons/lib/sweep.lua", path, sizeof path) != 0) {
+        fprintf(stderr, "simtlab: cannot find lessons/lib/sweep.lua (set SIMTLAB_HOME to the "
+                        "simtlab directory)\n");
+        return 1;
+    }
+    path[strlen(path) - strlen("sweep.lua")] = '\0'; /* the directory, with '/' */
+    L = new_state();
+    if (!L)
+        return 1;
+    lua_pushcfunction(L, msghandler);
+    /* package.path = DIR/?.lua;... */
+    lua_getglobal(L, "package");
+    lua_pushfstring(L, "%s?.lua;", path);
+    lua_getfield(L, -2, "path");
+    lua_concat(L, 2);
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
+    lua_getglobal(L, "require");
+    lua_pushstring(L, "sweep");
+    if (lua_pcall(L, 1, 1, 1) != LUA_OK) {
+        fprintf(stderr, "simtlab: %s\n", lua_tostring(L, -1));
         lua_close(L);
         return 1;
     }
+    lua_getfield(L, -1, "main");
+    lua_newtable(L); /* the options */
+    if (push_sets(L, o) != 0) {
+        lua_close(L);
+        return 2;
+    }
+    lua_setfield(L, -2, "set");
+    lua_pushstring(L, o->arch ? o->arch : "edu-tiny");
+    lua_setfield(L, -2, "arch");
+    lua_pushstring(L, o->param);
+    lua_setfield(L, -2, "param");
+    {
+        /* the values must be numbers, and the field must take them */
+        gpu_desc_t d;
+        simt_err_t err;
+        lua_Integer i, n;
+        push_text_value(L, o->values);
+        if (lua_type(L, -1) != LUA_TTABLE) { /* one value */
+            lua_createtable(L, 1, 0);
+            lua_insert(L, -2);
+            lua_rawseti(L, -2, 1);
+        }
+        n = (lua_Integer)lua_rawlen(L, -1);
+        for (i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            if (lua_type(L, -1) != LUA_TNUMBER) {
+                lua_close(L);
+                return usage_error("--values must be numbers separated by commas, got '%s'",
+                                   o->values);
+            }
+            lua_createtable(L, 0, 1);
+            lua_insert(L, -2);
+            lua_setfield(L, -2, o->param);
+            gpu_desc_default(&d);
+            simt_err_clear(&err);
+            if (arch_apply_table(L, -1, &d, &err) != 0) {
+                fprintf(stderr, "simtlab: --param: %s\n", err.msg);
+                lua_close(L);
+                return 2;
+            }
+            lua_pop(L, 1);
+        }
+        lua_setfield(L, -2, "values");
+    }
+    if (o->workload) {
+        lua_pushstring(L, o->workload);
+        lua_setfield(L, -2, "workload");
+    }
+    if (o->size) {
+        if (lua_stringtonumber(L, o->size) == 0 || !lua_isinteger(L, -1)
+            || lua_tointeger(L, -1) < 1) {
+            lua_close(L);
+            return usage_error("--size needs a whole number >= 1, got '%s'", o->size);
+        }
+        lua_setfield(L, -2, "size");
+    }
+    if (o->out) {
+        lua_pushstring(L, o->out);
+        lua_setfield(L, -2, "out");
+    }
+    if (o->png) {
+        lua_pushstring(L, o->png);
+        lua_setfield(L, -2, "png");
+    }
+    status = lua_pcall(L, 1, 0, 1);
+    if (status != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        fprintf(stderr, "simtlab: %s\n", msg ? msg : "(error object is not a string)");
+    }
     lua_close(L);
-    return 0;
+    return status == LUA_OK ? 0 : 1;
 }
 
 /* Print pc, source line and instruction for every instruction of FILE. */
@@ -193,9 +560,20 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "run") == 0) {
-        if (argc < 3)
-            return usage_error("%s", "'run' needs a script: simtlab run SCRIPT.lua [ARGS...]");
-        return run_script(argv[2], argc - 3, argv + 3);
+        cli_opts_t o;
+        int i = parse_opts(argc, argv, 2, 0, &o);
+        if (i < 0)
+            return 2;
+        if (i >= argc)
+            return usage_error("%s", "'run' needs a script: simtlab run [OPTIONS] SCRIPT.lua "
+                                     "[ARGS...]");
+        return run_script(argv[i], argc - i - 1, argv + i + 1, &o);
+    }
+    if (strcmp(cmd, "sweep") == 0) {
+        cli_opts_t o;
+        if (parse_opts(argc, argv, 2, 1, &o) < 0)
+            return 2;
+        return run_sweep(&o);
     }
     if (strcmp(cmd, "asm") == 0) {
         if (argc != 3)
@@ -211,7 +589,11 @@ int main(int argc, char **argv)
                             "simtlab directory)\n");
             return 1;
         }
-        return run_script(path, 0, NULL);
+        {
+            cli_opts_t o;
+            memset(&o, 0, sizeof o);
+            return run_script(path, 0, NULL, &o);
+        }
     }
     if (strcmp(cmd, "presets") == 0) {
         if (argc != 2)

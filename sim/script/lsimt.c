@@ -25,6 +25,8 @@
 
 #include "arch.h"
 #include "asm.h"
+#include "export.h"
+#include "lchart.h"
 #include "lcpu.h"
 #include "tensor.h"
 
@@ -58,13 +60,75 @@ static lgpu_t *check_gpu(lua_State *L, int arg)
     return G;
 }
 
+#define MODULE_KEY "simt.module"      /* registry: the simt table        */
+#define LOG_KEY "simt.launch_log"       /* registry: rows for --stats      */
+#define TRACE_KEY "simt.trace"          /* registry: trace_t * (light)     */
+#define TRACE_EVERY_KEY "simt.trace_every" /* registry: sample period      */
+
+/* Push simt.overrides if it is a non-empty table, else push nothing and
+ * return 0. Raises if simt.overrides is set to something else. */
+static int push_overrides(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
+    if (lua_type(L, -1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_getfield(L, -1, "overrides");
+    lua_remove(L, -2);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (lua_type(L, -1) != LUA_TTABLE)
+        return lutil_error(L, "simt.overrides must be a table of GPU fields, got %s",
+                           luaL_typename(L, -1));
+    lua_pushnil(L);
+    if (lua_next(L, -2) == 0) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pop(L, 2);
+    return 1;
+}
+
+/* Copy every key of the table at src into the table at dst. */
+static void copy_table(lua_State *L, int src, int dst)
+{
+    src = lua_absindex(L, src);
+    dst = lua_absindex(L, dst);
+    lua_pushnil(L);
+    while (lua_next(L, src) != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, dst);
+    }
+}
+
+/* Push a new GPU userdata made from d (already validated). */
+static int push_new_gpu(lua_State *L, const gpu_desc_t *d)
+{
+    simt_err_t err;
+    lgpu_t *G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
+    G->g = NULL;
+    G->ntensors = 0;
+    luaL_setmetatable(L, LGPU_MT);
+    simt_err_clear(&err);
+    G->g = gpu_create(d, &err);
+    if (!G->g)
+        return lutil_error(L, "%s", err.msg);
+    return 1;
+}
+
 /* simt.gpu{arch = "h200", field = value, ...}, simt.gpu("h200") or
- * simt.gpu() (the default description, edu-tiny's values). */
+ * simt.gpu() (the default description, edu-tiny's values). The fields of
+ * simt.overrides (set by `simtlab run --sms 8 ...`) are applied last; its
+ * "arch" replaces the preset. */
 static int l_gpu(lua_State *L)
 {
     gpu_desc_t d;
     simt_err_t err;
-    lgpu_t *G;
+    int overridden;
     simt_err_clear(&err);
     if (lua_isnoneornil(L, 1)) {
         lua_settop(L, 0);
@@ -77,16 +141,44 @@ static int l_gpu(lua_State *L)
     } else if (lua_type(L, 1) != LUA_TTABLE) {
         return luaL_typeerror(L, 1, "table like {arch = \"h200\"} or a preset name");
     }
+    lua_settop(L, 1);
+    overridden = push_overrides(L);
+    if (overridden) {            /* merged = copy of the table + overrides */
+        lua_newtable(L);
+        copy_table(L, 1, 3);
+        copy_table(L, 2, 3);
+        lua_replace(L, 1);
+        lua_settop(L, 1);
+    }
     if (arch_desc_from_table(L, 1, &d, &err) != 0)
-        return lutil_error(L, "%s", err.msg);
-    G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
-    G->g = NULL;
-    G->ntensors = 0;
-    luaL_setmetatable(L, LGPU_MT);
-    G->g = gpu_create(&d, &err);
+        return lutil_error(L, "%s%s", err.msg,
+                           overridden ? " (after applying the command-line overrides)" : "");
+    return push_new_gpu(L, &d);
+}
+
+/* g:with{field = value, ...}: a new GPU with g's description changed by
+ * the table, then by simt.overrides (the command line still wins). */
+static int gpu_with(lua_State *L)
+{
+    lgpu_t *G = (lgpu_t *)luaL_checkudata(L, 1, LGPU_MT);
+    gpu_desc_t d;
+    simt_err_t err;
     if (!G->g)
-        return lutil_error(L, "%s", err.msg);
-    return 1;
+        return lutil_error(L, "the GPU has been freed");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (lua_getfield(L, 2, "arch") != LUA_TNIL)
+        return lutil_argerror(L, 2, "'arch' cannot change in g:with{...} "
+                                    "(make a new GPU with simt.gpu{arch = ...})");
+    lua_settop(L, 2);
+    d = *gpu_desc(G->g);
+    simt_err_clear(&err);
+    if (arch_apply_table(L, 2, &d, &err) != 0)
+        return lutil_argerror(L, 2, "%s", err.msg);
+    if (push_overrides(L) && arch_apply_table(L, -1, &d, &err) != 0)
+        return lutil_error(L, "simt.overrides: %s", err.msg);
+    if (gpu_desc_validate(&d, &err) != 0)
+        return lutil_error(L, "with: %s", err.msg);
+    return push_new_gpu(L, &d);
 }
 
 static int gpu_gc(lua_State *L)
@@ -192,11 +284,27 @@ static void set_num(lua_State *L, const char *k, double v)
     lua_setfield(L, -2, k);
 }
 
-/* Push the result table of a launch. */
-static void push_stats(lua_State *L, const gpu_stats_t *st)
+static double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
+
+static const char *const stall_names[STALL_COUNT] = { /* by gpu_stall_t */
+    "memory", "dependency", "barrier", "pipe", "idle"
+};
+
+/* Push the result table of a launch on a GPU with description d: the
+ * counters of gpu_stats_t plus derived rates:
+ *   ipc, tflops; l1_gbs, l2_gbs, dram_gbs (achieved bandwidth: sectors
+ *   looked up in L1, in L2, bytes moved to/from DRAM, per second);
+ *   l1_hit_rate, l2_hit_rate (sectors); lane_utilisation (active lanes per
+ *   issued warp instruction / 32); issued_slots (scheduler-cycles that
+ *   issued: issue_slots minus every stall); stall_frac.{memory, ...,
+ *   issued} (fractions of issue_slots, summing to 1). */
+static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
 {
     double secs = st->time_us * 1e-6;
-    lua_createtable(L, 0, 40);
+    double slots = (double)st->issue_slots;
+    uint64_t stalled = 0, l1 = st->l1_hits + st->l1_misses, l2 = st->l2_hits + st->l2_misses;
+    int i;
+    lua_createtable(L, 0, 48);
     set_int(L, "cycles", st->cycles);
     set_num(L, "time_us", st->time_us);
     set_int(L, "warp_instrs", st->warp_instrs);
@@ -224,16 +332,77 @@ static void push_stats(lua_State *L, const gpu_stats_t *st)
     lua_pushstring(L, st->occupancy_limit);
     lua_setfield(L, -2, "occupancy_limit");
     lua_createtable(L, 0, STALL_COUNT);
-    set_int(L, "memory", st->stalls[STALL_MEMORY]);
-    set_int(L, "dependency", st->stalls[STALL_DEPENDENCY]);
-    set_int(L, "barrier", st->stalls[STALL_BARRIER]);
-    set_int(L, "pipe", st->stalls[STALL_PIPE]);
-    set_int(L, "idle", st->stalls[STALL_IDLE]);
+    for (i = 0; i < STALL_COUNT; i++) {
+        set_int(L, stall_names[i], st->stalls[i]);
+        stalled += st->stalls[i];
+    }
     lua_setfield(L, -2, "stalls");
     /* derived */
-    set_num(L, "ipc", st->cycles ? (double)st->warp_instrs / (double)st->cycles : 0.0);
-    set_num(L, "tflops", secs > 0 ? (double)st->flops / secs / 1e12 : 0.0);
-    set_num(L, "dram_gbs", secs > 0 ? (double)st->dram_bytes / secs / 1e9 : 0.0);
+    set_num(L, "ipc", ratio((double)st->warp_instrs, (double)st->cycles));
+    set_num(L, "tflops", ratio((double)st->flops, secs) / 1e12);
+    set_num(L, "dram_gbs", ratio((double)st->dram_bytes, secs) / 1e9);
+    set_num(L, "l1_gbs", ratio((double)l1 * d->sector_bytes, secs) / 1e9);
+    set_num(L, "l2_gbs", ratio((double)l2 * d->sector_bytes, secs) / 1e9);
+    set_num(L, "l1_hit_rate", ratio((double)st->l1_hits, (double)l1));
+    set_num(L, "l2_hit_rate", ratio((double)st->l2_hits, (double)l2));
+    set_num(L, "lane_utilisation", ratio((double)st->thread_instrs, (double)st->warp_instrs * 32.0));
+    set_int(L, "issued_slots", st->issue_slots >= stalled ? st->issue_slots - stalled : 0);
+    lua_createtable(L, 0, STALL_COUNT + 1);
+    for (i = 0; i < STALL_COUNT; i++)
+        set_num(L, stall_names[i], ratio((double)st->stalls[i], slots));
+    set_num(L, "issued",
+            st->issue_slots >= stalled ? ratio((double)(st->issue_slots - stalled), slots) : 0.0);
+    lua_setfield(L, -2, "stall_frac");
+    lua_pushstring(L, d->name);
+    lua_setfield(L, -2, "gpu");
+}
+
+/* Append a row for --stats (if enabled): kernel, gpu, grid, block and a
+ * copy of every field of the result table on top of the stack. */
+static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg)
+{
+    char shape[64];
+    int res = lua_gettop(L);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, LOG_KEY) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_newtable(L);
+    copy_table(L, res, -1);
+    lua_pushstring(L, kernel);
+    lua_setfield(L, -2, "kernel");
+    snprintf(shape, sizeof shape, "%ux%ux%u", (unsigned)cfg->grid[0], (unsigned)cfg->grid[1],
+             (unsigned)cfg->grid[2]);
+    lua_pushstring(L, shape);
+    lua_setfield(L, -2, "grid");
+    snprintf(shape, sizeof shape, "%ux%ux%u", (unsigned)cfg->block[0], (unsigned)cfg->block[1],
+             (unsigned)cfg->block[2]);
+    lua_pushstring(L, shape);
+    lua_setfield(L, -2, "block");
+    lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
+    lua_pop(L, 1);
+}
+
+void lsimt_enable_launch_log(lua_State *L)
+{
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, LOG_KEY);
+}
+
+void lsimt_push_launch_log(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, LOG_KEY);
+}
+
+void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every)
+{
+    if (t)
+        lua_pushlightuserdata(L, t);
+    else
+        lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, TRACE_KEY);
+    lua_pushinteger(L, (lua_Integer)every);
+    lua_setfield(L, LUA_REGISTRYINDEX, TRACE_EVERY_KEY);
 }
 
 static const char *const launch_keys[] = { "block", "check", "grid", "max_cycles",
@@ -322,15 +491,27 @@ static int gpu_launch_l(lua_State *L)
     }
     for (i = 0; i < nargs; i++)
         args[i] = arg_bits(L, G, p, 4 + i, i);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, TRACE_KEY) == LUA_TLIGHTUSERDATA) {
+        cfg.observe = trace_observe;
+        cfg.observe_user = lua_touserdata(L, -1);
+        lua_getfield(L, LUA_REGISTRYINDEX, TRACE_EVERY_KEY);
+        cfg.sample_every = (uint64_t)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
     simt_err_clear(&err);
     if (gpu_launch(G->g, p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
         return lutil_error(L, "%s", err.msg);
-    push_stats(L, &st);
+    push_stats(L, &st, gpu_desc(G->g));
+    lua_pushstring(L, p->name);
+    lua_setfield(L, -2, "kernel");
+    log_launch(L, p->name, &cfg);
     return 1;
 }
 
 static const luaL_Reg gpu_methods[] = {
-    { "tensor", tensor_gpu_new }, { "launch", gpu_launch_l }, { NULL, NULL }
+    { "tensor", tensor_gpu_new }, { "launch", gpu_launch_l }, { "with", gpu_with },
+    { NULL, NULL }
 };
 
 /* g.key: methods, then the fields name and desc. */
@@ -533,9 +714,13 @@ int luaopen_simt(lua_State *L)
     new_class(L, SCALAR_MT, NULL, scalar_tostring, NULL, NULL);
     tensor_register(L);
     luaL_newlib(L, fns);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
+    export_register(L);
+    lchart_register(L);
+    lcpu_register(L);
     lua_pushstring(L, SIMT_VERSION);
     lua_setfield(L, -2, "version");
-    lcpu_register(L);
     ref_push(L);
     lua_setfield(L, -2, "ref");
     return 1;

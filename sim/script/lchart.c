@@ -1,0 +1,150 @@
+/* lchart.c - simt.chart{...} (see lchart.h and sim/view/chart.h). */
+#include "lchart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "lutil.h"
+
+#ifdef SIMT_HAVE_VIEW
+#include "chart.h"
+
+/* Optional string field k of the table at 1 (NULL if absent). */
+static const char *opt_string(lua_State *L, const char *k)
+{
+    const char *s = NULL;
+    int t = lua_getfield(L, 1, k);
+    if (t == LUA_TSTRING)
+        s = lua_tostring(L, -1); /* kept alive by the argument table */
+    else if (t != LUA_TNIL)
+        lutil_argerror(L, 1, "'%s' must be a string, got %s", k, luaL_typename(L, -1));
+    lua_pop(L, 1);
+    return s;
+}
+
+static int opt_int(lua_State *L, const char *k, int dflt)
+{
+    int v = dflt;
+    int t = lua_getfield(L, 1, k);
+    if (t != LUA_TNIL) {
+        if (!lua_isinteger(L, -1))
+            lutil_argerror(L, 1, "'%s' must be an integer, got %s", k, luaL_typename(L, -1));
+        v = (int)lua_tointeger(L, -1);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Read the number list at stack top (n entries) into out; what names it. */
+static void read_numbers(lua_State *L, double *out, size_t n, const char *what)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        int t = lua_rawgeti(L, -1, (lua_Integer)i + 1);
+        if (t == LUA_TNUMBER)
+            out[i] = (double)lua_tonumber(L, -1);
+        else if (t == LUA_TNIL || t == LUA_TBOOLEAN) /* nil / false: a gap */
+            out[i] = nan("");
+        else
+            lutil_argerror(L, 1, "%s[%zu] must be a number, got %s", what, i + 1,
+                           luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+}
+
+/* simt.chart{path=, title=, x_label=, y_label=, x={...},
+ *            series={{name=, y={...}}, ...}, log_x=, width=, height=} */
+static int l_chart(lua_State *L)
+{
+    chart_t c;
+    chart_series_t series[CHART_MAX_SERIES];
+    const char *path;
+    double *x, *ys;
+    size_t n, ns, k;
+    simt_err_t err;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    memset(&c, 0, sizeof c);
+    path = opt_string(L, "path");
+    if (!path)
+        return lutil_argerror(L, 1, "'path' (the PNG file to write) is required");
+    c.title = opt_string(L, "title");
+    c.x_label = opt_string(L, "x_label");
+    c.y_label = opt_string(L, "y_label");
+    c.font_path = opt_string(L, "font");
+    c.width = opt_int(L, "width", 800);
+    c.height = opt_int(L, "height", 500);
+    lua_getfield(L, 1, "log_x");
+    c.log_x = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "x") != LUA_TTABLE)
+        return lutil_argerror(L, 1, "'x' must be a list of numbers, got %s",
+                              luaL_typename(L, -1));
+    n = (size_t)lua_rawlen(L, -1);
+    if (n < 1)
+        return lutil_argerror(L, 1, "'x' is empty");
+    if (lua_getfield(L, 1, "series") != LUA_TTABLE)
+        return lutil_argerror(L, 1, "'series' must be a list like {{name = \"a\", y = {...}}}, "
+                                    "got %s", luaL_typename(L, -1));
+    ns = (size_t)lua_rawlen(L, -1);
+    if (ns < 1 || ns > CHART_MAX_SERIES)
+        return lutil_argerror(L, 1, "'series' must hold 1 to %d series, got %zu",
+                              CHART_MAX_SERIES, ns);
+    /* one scratch userdata (freed by the GC) for x and every y */
+    x = (double *)lua_newuserdatauv(L, (ns + 1) * n * sizeof *x, 0);
+    ys = x + n;
+    lua_pushvalue(L, -3);
+    read_numbers(L, x, n, "x");
+    lua_pop(L, 1);
+    for (k = 0; k < ns; k++) {
+        char what[32];
+        if (lua_rawgeti(L, -2, (lua_Integer)k + 1) != LUA_TTABLE)
+            return lutil_argerror(L, 1, "series[%zu] must be a table {name =, y =}, got %s",
+                                  k + 1, luaL_typename(L, -1));
+        if (lua_getfield(L, -1, "name") == LUA_TSTRING)
+            series[k].name = lua_tostring(L, -1); /* kept alive by the series table */
+        else if (lua_isnil(L, -1))
+            series[k].name = NULL;
+        else
+            return lutil_argerror(L, 1, "series[%zu].name must be a string, got %s", k + 1,
+                                  luaL_typename(L, -1));
+        lua_pop(L, 1);
+        if (lua_getfield(L, -1, "y") != LUA_TTABLE)
+            return lutil_argerror(L, 1, "series[%zu].y must be a list of numbers, got %s", k + 1,
+                                  luaL_typename(L, -1));
+        if ((size_t)lua_rawlen(L, -1) != n)
+            return lutil_argerror(L, 1, "series[%zu].y has %zu values but x has %zu", k + 1,
+                                  (size_t)lua_rawlen(L, -1), n);
+        snprintf(what, sizeof what, "series[%zu].y", k + 1);
+        read_numbers(L, ys + k * n, n, what);
+        series[k].y = ys + k * n;
+        lua_pop(L, 2);
+    }
+    c.x = x;
+    c.n = n;
+    c.series = series;
+    c.nseries = ns;
+    simt_err_clear(&err);
+    if (chart_save_png(&c, path, &err) != 0)
+        return lutil_error(L, "%s", err.msg);
+    return 0;
+}
+
+#else /* built without SDL2 */
+
+static int l_chart(lua_State *L)
+{
+    return lutil_error(L, "chart: simtlab was built without SDL2 (install libsdl2-dev, "
+                          "libsdl2-ttf-dev and libsdl2-image-dev, then rebuild)");
+}
+
+#endif
+
+void lchart_register(lua_State *L)
+{
+    lua_pushcfunction(L, l_chart);
+    lua_setfield(L, -2, "chart");
+}
