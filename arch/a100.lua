@@ -1,0 +1,71 @@
+-- a100: NVIDIA A100 SXM4 80GB (Ampere, 2020).
+--
+-- Sources:
+--   [spec] reference/gpu-specs.md (datasheet and driver figures)
+--   [wp]   NVIDIA Ampere (GA100) whitepaper / CUDA programming guide,
+--          compute capability 8.0 (general knowledge, not in the repository)
+--   [h200] values measured on a real H200 (reference/h200-measured.md, see
+--          arch/h200.lua), reused or scaled where Ampere has no measurement
+--          in the repository
+-- "estimate" marks a number without a public figure in the repository.
+-- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
+--
+-- Check: peak FP32 = 108 SMs x 64 lanes x 2 FLOP x 1.41 GHz = 19.49 TFLOP/s,
+-- the datasheet's 19.5 TFLOP/s [spec].
+-- Tensor Cores (not set here; for the tensor-core fields), per clock per SM:
+--   FP16/BF16 312 TF [spec] / (108 x 1.41 GHz) = 2048, TF32 156 TF = 1024.
+return {
+  name = "a100",
+  vendor_name = "NVIDIA A100 SXM4 80GB",
+
+  -- compute organisation
+  sms = 108,                    -- [spec] 108 SMs
+  clock_mhz = 1410,             -- [spec] boost clock 1,410 MHz
+  schedulers_per_sm = 4,        -- [spec] 4 schedulers per SM
+  fp32_lanes_per_sm = 64,       -- [spec] 64 FP32 lanes per SM
+  int_lanes_per_sm = 64,        -- [wp] 64 INT32 units per SM
+  sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
+  lsu_lanes_per_sm = 32,        -- [wp] 8 LD/ST units per sub-partition
+  sched = "gto",                -- estimate: policy undocumented (as h200)
+
+  -- occupancy limits
+  max_threads_per_sm = 2048,    -- [wp] compute capability 8.0
+  max_blocks_per_sm = 32,       -- [wp]
+  max_threads_per_block = 1024, -- [wp]
+  regs_per_sm = 65536,          -- [spec] 256 KB register file
+  reg_alloc_unit = 256,         -- [wp]
+  smem_per_sm = 167936,         -- [spec] up to 164 KB shared memory per SM
+  smem_per_block = 166912,      -- [wp] 163 KB per block (164 KB minus 1 KB reserved)
+  max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+
+  -- latencies in cycles: no Ampere measurement in the repository;
+  -- estimates from [h200] scaled by clock for L2 and DRAM (x 1410/1980:
+  -- about the same nanoseconds), a slightly faster L1 / shared memory.
+  lat_alu = 4,                  -- estimate: equal to FMA
+  lat_fma = 4,                  -- estimate: 4 cycles, as [h200] measured
+  lat_sfu = 16,                 -- estimate: as h200
+  lat_branch = 4,               -- estimate
+  lat_smem = 23,                -- estimate: a little below [h200] 29
+  lat_l1 = 34,                  -- estimate: a little below [h200] 40
+  lat_l2 = 207,                 -- estimate: [h200] 290 x 1410/1980
+  lat_dram = 477,               -- estimate: [h200] 670 x 1410/1980
+
+  -- memory hierarchy
+  smem_banks = 32,              -- [wp] 32 banks of 4 bytes
+  l1_bytes = 28672,             -- [spec] 192 KB L1+shared per SM minus 164 KB shared = 28 KB
+  l1_assoc = 4,                 -- estimate
+  l2_bytes = 41943040,          -- [spec] 40 MB L2
+  l2_assoc = 16,                -- estimate
+  line_bytes = 128,             -- [wp]
+  sector_bytes = 32,            -- [wp]
+  l2_bytes_per_clk = 3584,      -- estimate: ~5 TB/s (about 2.5 x DRAM) at 1.41 GHz
+  dram_gbps = 2039,             -- [spec] 2,039 GB/s HBM2e
+  max_mem_inflight = 192,       -- estimate, Little's law: 2,039 GB/s x 477 / 1.41 GHz =
+                                -- 690 KB in flight = 6.4 KB per SM = 200 sectors
+  mem_bytes = 80000000000,      -- [spec] 80 GB HBM2e
+
+  -- for comparisons (lesson 15); not used by the timing model
+  tdp_watts = 400,              -- [spec] 400 W
+  price_per_hour = 2.5,         -- [spec] ~$2.50 per GPU-hour (volatile, 2026)
+  launch_us = 3.5,              -- estimate: [h200] 3.2 us, one generation older
+}

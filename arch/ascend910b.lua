@@ -1,0 +1,79 @@
+-- ascend910b: Huawei Ascend 910B2 64GB (Da Vinci, 2023).
+--
+-- !!! ESTIMATE: THIS IS NOT A SIMT GPU AND THIS PRESET IS A ROUGH SKETCH !!!
+--
+-- An Ascend NPU is built from Da Vinci "AI cores": each has one Cube unit
+-- (a 16x16x16 matrix engine), vector units working on wide registers, and a
+-- scalar unit that drives them, with software-managed buffers instead of
+-- caches. There are no warps, no SIMT threads and no hardware scheduler of
+-- thousands of threads. simtlab can only pretend: here each AI core is an
+-- "SM" whose vector units are drawn as SIMT lanes. Use this preset to
+-- compare capacity, bandwidth, power and price - not to predict how a real
+-- kernel runs on an Ascend. Huawei publishes no full specification: the
+-- figures in [spec] are third-party estimates, and most fields below have
+-- no public figure at all ("estimate").
+--
+-- Peak FP32: [spec] has "?" (no public figure). The model gives
+--   24 cores x 128 lanes x 2 FLOP x 1.8 GHz = 11.1 TFLOP/s (estimate: two
+--   vector units of 64 FP32 lanes per AI core, from 24 cube + 48 vector
+--   cores [spec]).
+-- Cube units (not set here; for the tensor-core fields): 16x16x16 FP16 MACs
+--   = 8,192 FLOP per clock per core: 24 x 8192 x 1.8 GHz = 354 TF, the top of
+--   [spec]'s estimated 280-354 TF FP16.
+--
+-- Sources:
+--   [spec] reference/gpu-specs.md (third-party estimates for this chip)
+--   [h200] arch/h200.lua, used to scale latency estimates
+return {
+  name = "ascend910b",
+  vendor_name = "Huawei Ascend 910B2 64GB (estimated, not a SIMT GPU)",
+
+  -- compute organisation
+  sms = 24,                     -- [spec] 24 AI (cube) cores
+  clock_mhz = 1800,             -- [spec] 1,800 MHz
+  schedulers_per_sm = 2,        -- estimate: the 2 vector units of each AI core ([spec] 48 / 24)
+  fp32_lanes_per_sm = 128,      -- estimate: [spec] has "?"; 2 x 64 (256-byte vectors)
+  int_lanes_per_sm = 128,       -- estimate
+  sfu_lanes_per_sm = 16,        -- estimate
+  lsu_lanes_per_sm = 32,        -- estimate
+  sched = "lrr",                -- estimate (there is no warp scheduler)
+
+  -- occupancy limits: all estimates (the programming model has no threads)
+  max_threads_per_sm = 2048,    -- estimate
+  max_blocks_per_sm = 16,       -- estimate
+  max_threads_per_block = 1024, -- estimate
+  regs_per_sm = 65536,          -- estimate
+  reg_alloc_unit = 256,         -- estimate
+  smem_per_sm = 196608,         -- estimate: [spec] "?"; the 192 KB unified buffer per core
+  smem_per_block = 196608,      -- estimate
+  max_grid = {2147483647, 65535, 65535}, -- estimate
+
+  -- latencies in cycles: all estimates, [h200] scaled by clock (x 1800/1980)
+  lat_alu = 4,                  -- estimate
+  lat_fma = 4,                  -- estimate
+  lat_sfu = 16,                 -- estimate
+  lat_branch = 8,               -- estimate: scalar unit drives the vectors
+  lat_smem = 29,                -- estimate: [h200] 29
+  lat_l1 = 40,                  -- estimate: [h200] 40
+  lat_l2 = 264,                 -- estimate: [h200] 290 x 1800/1980
+  lat_dram = 609,               -- estimate: [h200] 670 x 1800/1980
+
+  -- memory hierarchy
+  smem_banks = 32,              -- estimate
+  l1_bytes = 65536,             -- estimate: [spec] "?"
+  l1_assoc = 4,                 -- estimate
+  l2_bytes = 201326592,         -- [spec] 192 MB L2 (third-party figure)
+  l2_assoc = 16,                -- estimate
+  line_bytes = 128,             -- estimate
+  sector_bytes = 32,            -- estimate
+  l2_bytes_per_clk = 4096,      -- estimate: ~7 TB/s at 1.8 GHz
+  dram_gbps = 1600,             -- [spec] ~1,600 GB/s HBM2e (est.)
+  max_mem_inflight = 768,       -- estimate, Little's law: 1,600 GB/s x 609 / 1.8 GHz =
+                                -- 541 KB in flight = 22 KB per core = 700 sectors
+  mem_bytes = 64000000000,      -- [spec] 64 GB HBM2e
+
+  -- for comparisons (lesson 15); not used by the timing model
+  tdp_watts = 400,              -- [spec] ~400 W (estimate)
+  price_per_hour = 0,           -- unknown: [spec] lists no cloud price (0 = unknown)
+  launch_us = 5,                -- estimate
+}

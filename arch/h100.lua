@@ -1,0 +1,74 @@
+-- h100: NVIDIA H100 SXM5 80GB (Hopper, 2022).
+--
+-- The same SM as the H200 (arch/h200.lua): the differences are the memory
+-- (80 GB HBM3 at 3,350 GB/s instead of 141 GB HBM3e at 4,800 GB/s) and a
+-- 50 MB L2. The SM's latencies are the H200's measured ones (same chip
+-- generation, same clock).
+--
+-- Sources:
+--   [spec] reference/gpu-specs.md (datasheet and driver figures)
+--   [wp]   NVIDIA Hopper whitepaper / CUDA programming guide, compute
+--          capability 9.0 (general knowledge, not in the repository)
+--   [h200] arch/h200.lua, measured on a real H200 (reference/h200-measured.md)
+-- "estimate" marks a number without a public figure in the repository.
+-- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
+--
+-- Check: peak FP32 = 132 SMs x 128 lanes x 2 FLOP x 1.98 GHz = 66.9 TFLOP/s,
+-- the datasheet's 67 TFLOP/s [spec].
+-- Tensor Cores (not set here; for the tensor-core fields), per clock per SM
+-- at the 1830 MHz tensor clock [spec]: FP16/BF16 4096, TF32 2048, FP8 8192.
+return {
+  name = "h100",
+  vendor_name = "NVIDIA H100 SXM5 80GB",
+
+  -- compute organisation
+  sms = 132,                    -- [spec] 132 SMs
+  clock_mhz = 1980,             -- [spec] boost clock 1,980 MHz
+  schedulers_per_sm = 4,        -- [spec] 4 schedulers per SM
+  fp32_lanes_per_sm = 128,      -- [spec] 128 FP32 lanes per SM
+  int_lanes_per_sm = 64,        -- [wp] 64 INT32 units per SM
+  sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
+  lsu_lanes_per_sm = 32,        -- [wp] 8 LD/ST units per sub-partition
+  sched = "gto",                -- estimate: policy undocumented (as h200)
+
+  -- occupancy limits
+  max_threads_per_sm = 2048,    -- [wp] compute capability 9.0 (as [h200])
+  max_blocks_per_sm = 32,       -- [wp]
+  max_threads_per_block = 1024, -- [wp]
+  regs_per_sm = 65536,          -- [spec] 256 KB register file
+  reg_alloc_unit = 256,         -- [wp]
+  smem_per_sm = 233472,         -- [spec] up to 228 KB shared memory per SM
+  smem_per_block = 232448,      -- [wp] 227 KB per block
+  max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+
+  -- latencies in cycles: the H200's (same SM, same clock). lat_branch is
+  -- the base value; arch/h200.lua's calibration may tune its own numbers
+  -- (arch/CALIBRATION.md) - copy them here when they settle.
+  lat_alu = 4,                  -- estimate: equal to FMA (as h200)
+  lat_fma = 4,                  -- [h200] measured 4.4 cycles incl. loop overhead
+  lat_sfu = 16,                 -- estimate: as h200
+  lat_branch = 4,               -- estimate
+  lat_smem = 29,                -- [h200] measured 29 cycles
+  lat_l1 = 40,                  -- [h200] measured 40-46 cycles
+  lat_l2 = 290,                 -- [h200] measured 287 cycles (near partition)
+  lat_dram = 670,               -- [h200] measured 672 cycles; HBM3 vs HBM3e: estimate, same
+
+  -- memory hierarchy
+  smem_banks = 32,              -- [wp] 32 banks of 4 bytes
+  l1_bytes = 65536,             -- estimate: as h200 (carve-out dependent, 256 KB L1+shared [spec])
+  l1_assoc = 4,                 -- estimate
+  l2_bytes = 52428800,          -- [spec] 50 MB L2
+  l2_assoc = 16,                -- estimate
+  line_bytes = 128,             -- [wp]
+  sector_bytes = 32,            -- [wp]
+  l2_bytes_per_clk = 3072,      -- estimate: as h200
+  dram_gbps = 3350,             -- [spec] 3,350 GB/s HBM3
+  max_mem_inflight = 256,       -- estimate: as h200 (Little's law: 3,350 GB/s x 670 /
+                                -- 1.98 GHz = 1.1 MB in flight = 8.6 KB per SM = 268 sectors)
+  mem_bytes = 80000000000,      -- [spec] 80 GB HBM3
+
+  -- for comparisons (lesson 15); not used by the timing model
+  tdp_watts = 700,              -- [spec] 700 W
+  price_per_hour = 3.9,         -- [spec] ~$3.8-4.0 per GPU-hour (volatile, 2026)
+  launch_us = 3.2,              -- [h200] measured 3.2 us (same driver stack)
+}

@@ -1,0 +1,73 @@
+-- rtx4090: NVIDIA GeForce RTX 4090 24GB (Ada Lovelace, 2022), a gaming card.
+--
+-- Sources:
+--   [spec] reference/gpu-specs.md (datasheet and driver figures)
+--   [wp]   NVIDIA Ada (AD102) whitepaper / CUDA programming guide, compute
+--          capability 8.9 (general knowledge, not in the repository)
+--   [h200] values measured on a real H200 (reference/h200-measured.md, see
+--          arch/h200.lua), reused or scaled where Ada has no measurement in
+--          the repository
+-- "estimate" marks a number without a public figure in the repository.
+-- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
+--
+-- Check: peak FP32 = 128 SMs x 128 lanes x 2 FLOP x 2.52 GHz = 82.58 TFLOP/s,
+-- the datasheet's 82.6 TFLOP/s [spec].
+-- Tensor Cores (not set here; for the tensor-core fields), per clock per SM:
+--   FP16/BF16 with FP32 accumulate 165.2 TF [spec] / (128 x 2.52 GHz) = 512,
+--   TF32 82.6 TF = 256, FP8 330.3 TF = 1024 (GeForce: half the FP16-accumulate rate).
+return {
+  name = "rtx4090",
+  vendor_name = "NVIDIA GeForce RTX 4090 24GB",
+
+  -- compute organisation
+  sms = 128,                    -- [spec] 128 SMs
+  clock_mhz = 2520,             -- [spec] boost clock 2,520 MHz
+  schedulers_per_sm = 4,        -- [spec] 4 schedulers per SM
+  fp32_lanes_per_sm = 128,      -- [spec] 128 FP32 lanes per SM
+  int_lanes_per_sm = 64,        -- [wp] half of the lanes also do INT32
+  sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
+  lsu_lanes_per_sm = 16,        -- [wp] 4 LD/ST units per sub-partition
+  sched = "gto",                -- estimate: policy undocumented (as h200)
+
+  -- occupancy limits
+  max_threads_per_sm = 1536,    -- [wp] compute capability 8.9: 48 warps per SM
+  max_blocks_per_sm = 24,       -- [wp]
+  max_threads_per_block = 1024, -- [wp]
+  regs_per_sm = 65536,          -- [spec] 256 KB register file
+  reg_alloc_unit = 256,         -- [wp]
+  smem_per_sm = 102400,         -- [spec] up to 100 KB shared memory per SM
+  smem_per_block = 101376,      -- [wp] 99 KB per block (100 KB minus 1 KB reserved)
+  max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+
+  -- latencies in cycles: no Ada measurement in the repository; estimates
+  -- from [h200] scaled by clock for L2 and DRAM (x 2520/1980: about the same
+  -- nanoseconds), DRAM +10% for GDDR6X (estimate).
+  lat_alu = 4,                  -- estimate: equal to FMA
+  lat_fma = 4,                  -- estimate: 4 cycles, as [h200] measured
+  lat_sfu = 16,                 -- estimate: as h200
+  lat_branch = 4,               -- estimate
+  lat_smem = 23,                -- estimate: a little below [h200] 29
+  lat_l1 = 34,                  -- estimate: a little below [h200] 40
+  lat_l2 = 369,                 -- estimate: [h200] 290 x 2520/1980
+  lat_dram = 938,               -- estimate: [h200] 670 x 2520/1980 x 1.1 (GDDR6X)
+
+  -- memory hierarchy
+  smem_banks = 32,              -- [wp] 32 banks of 4 bytes
+  l1_bytes = 28672,             -- [spec] 128 KB L1+shared per SM minus 100 KB shared = 28 KB
+  l1_assoc = 4,                 -- estimate
+  l2_bytes = 75497472,          -- [spec] 72 MB L2
+  l2_assoc = 16,                -- estimate
+  line_bytes = 128,             -- [wp]
+  sector_bytes = 32,            -- [wp]
+  l2_bytes_per_clk = 2048,      -- estimate: ~5 TB/s at 2.52 GHz (about 5 x DRAM: Ada
+                                -- leans on its large L2)
+  dram_gbps = 1008,             -- [spec] 1,008 GB/s GDDR6X
+  max_mem_inflight = 128,       -- estimate, Little's law: 1,008 GB/s x 938 / 2.52 GHz =
+                                -- 375 KB in flight = 2.9 KB per SM = 92 sectors, rounded up
+  mem_bytes = 24000000000,      -- [spec] 24 GB GDDR6X
+
+  -- for comparisons (lesson 15); not used by the timing model
+  tdp_watts = 450,              -- [spec] 450 W
+  price_per_hour = 0.5,         -- [spec] ~$0.34-0.69 per GPU-hour (volatile, 2026): middle
+  launch_us = 3.2,              -- estimate: as [h200]
+}

@@ -1,0 +1,73 @@
+-- v100: NVIDIA Tesla V100 SXM2 32GB (Volta, 2017).
+--
+-- Sources:
+--   [spec] reference/gpu-specs.md (datasheet and driver figures)
+--   [wp]   NVIDIA Volta whitepaper / CUDA programming guide, compute
+--          capability 7.0 (general knowledge, not in the repository)
+--   [h200] values measured on a real H200 (reference/h200-measured.md, see
+--          arch/h200.lua), reused or scaled where Volta has no measurement
+--          in the repository
+-- "estimate" marks a number without a public figure in the repository.
+-- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
+--
+-- Check: peak FP32 = 80 SMs x 64 lanes x 2 FLOP x 1.53 GHz = 15.67 TFLOP/s,
+-- the datasheet's 15.7 TFLOP/s [spec].
+-- Tensor Cores (not set here; for the tensor-core fields):
+--   FP16 125 TF [spec] / (80 x 1.53 GHz) = 1024 FLOP per clock per SM.
+return {
+  name = "v100",
+  vendor_name = "NVIDIA Tesla V100 SXM2 32GB",
+
+  -- compute organisation
+  sms = 80,                     -- [spec] 80 SMs
+  clock_mhz = 1530,             -- [spec] boost clock 1,530 MHz
+  schedulers_per_sm = 4,        -- [spec] 4 schedulers per SM
+  fp32_lanes_per_sm = 64,       -- [spec] 64 FP32 lanes per SM
+  int_lanes_per_sm = 64,        -- [wp] 64 INT32 units per SM
+  sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
+  lsu_lanes_per_sm = 32,        -- [wp] 8 LD/ST units per sub-partition
+  sched = "gto",                -- estimate: policy undocumented (as h200)
+
+  -- occupancy limits
+  max_threads_per_sm = 2048,    -- [wp] compute capability 7.0
+  max_blocks_per_sm = 32,       -- [wp]
+  max_threads_per_block = 1024, -- [wp]
+  regs_per_sm = 65536,          -- [spec] 256 KB register file = 65,536 x 32 bit
+  reg_alloc_unit = 256,         -- [wp] registers allocated per warp in units of 256
+  smem_per_sm = 98304,          -- [spec] up to 96 KB shared memory per SM
+  smem_per_block = 98304,       -- [wp] 96 KB per block (opt-in)
+  max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+
+  -- latencies in cycles from issue to result ready. Volta has no
+  -- measurement in the repository: estimates, from [h200] scaled by clock
+  -- for L2 and DRAM (about the same nanoseconds: 290 and 670 cycles at
+  -- 1.98 GHz -> x 1530/1980), with Volta's smaller, faster L1/shared memory.
+  lat_alu = 4,                  -- estimate: equal to FMA
+  lat_fma = 4,                  -- estimate: 4 cycles, as [h200] measured
+  lat_sfu = 16,                 -- estimate: as h200
+  lat_branch = 4,               -- estimate
+  lat_smem = 20,                -- estimate: a little below [h200] 29 (smaller SM)
+  lat_l1 = 30,                  -- estimate: a little below [h200] 40
+  lat_l2 = 224,                 -- estimate: [h200] 290 x 1530/1980
+  lat_dram = 518,               -- estimate: [h200] 670 x 1530/1980
+
+  -- memory hierarchy
+  smem_banks = 32,              -- [wp] 32 banks of 4 bytes
+  l1_bytes = 32768,             -- [spec] 128 KB L1+shared per SM minus 96 KB shared = 32 KB
+  l1_assoc = 4,                 -- estimate
+  l2_bytes = 6291456,           -- [spec] 6 MB L2
+  l2_assoc = 16,                -- estimate
+  line_bytes = 128,             -- [wp] 128-byte lines
+  sector_bytes = 32,            -- [wp] 32-byte sectors
+  l2_bytes_per_clk = 1536,      -- estimate: about 2.5 x DRAM bandwidth (as h200's choice)
+  dram_gbps = 900,              -- [spec] 900 GB/s HBM2
+  max_mem_inflight = 128,       -- estimate, Little's law: 900 GB/s x 518 cycles / 1.53 GHz
+                                -- = 305 KB in flight = 3.8 KB per SM = 119 sectors
+  mem_bytes = 32000000000,      -- [spec] 32 GB HBM2
+
+  -- for comparisons (lesson 15); not used by the timing model
+  tdp_watts = 300,              -- [spec] 300 W
+  price_per_hour = 3.06,        -- estimate: not in [spec]; AWS p3.2xlarge on-demand list
+                                -- price (one V100), general knowledge
+  launch_us = 4,                -- estimate: [h200] 3.2 us, older driver stack
+}
