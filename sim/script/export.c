@@ -103,6 +103,7 @@ static int write_pieces(lua_State *L, int idx, lua_Integer n, const char *path, 
 /* Flatten table src into table dst: dst["prefix.key"] = scalar value. */
 static void flatten(lua_State *L, int src, int dst, const char *prefix, int depth)
 {
+    luaL_checkstack(L, 8, "CSV: tables nested too deeply");
     src = lua_absindex(L, src);
     dst = lua_absindex(L, dst);
     lua_pushnil(L);
@@ -178,6 +179,7 @@ int export_csv(lua_State *L, int idx, const char *path, const char *const *first
                int nfirst, simt_err_t *err)
 {
     int top = lua_gettop(L), flat, names_idx, rc;
+    luaL_checkstack(L, 16, "CSV: out of stack space");
     lua_Integer nrows, i;
     size_t ncols = 0, c, nsorted = 0;
     const char **cols;
@@ -332,6 +334,7 @@ static int json_table(pieces_t *p, int idx, int depth, simt_err_t *err)
     if (depth >= EXPORT_MAX_DEPTH)
         return simt_errf(err, SIMT_E_USAGE, "JSON: tables nested more than %d deep (a cycle?)",
                          EXPORT_MAX_DEPTH);
+    luaL_checkstack(L, 8, "JSON: tables nested too deeply"); /* a few slots per level */
     if (is_array(L, idx)) {
         n = (lua_Integer)lua_rawlen(L, idx);
         put(p, "[");
@@ -435,6 +438,7 @@ int export_json(lua_State *L, int idx, const char *path, simt_err_t *err)
 {
     int top = lua_gettop(L), rc;
     pieces_t p;
+    luaL_checkstack(L, 8, "JSON: out of stack space");
     idx = lua_absindex(L, idx);
     lua_newtable(L);
     p.L = L;
