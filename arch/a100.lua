@@ -44,7 +44,7 @@ return {
   lat_alu = 4,                  -- estimate: equal to FMA
   lat_fma = 4,                  -- estimate: 4 cycles, as [h200] measured
   lat_sfu = 16,                 -- estimate: as h200
-  lat_branch = 4,               -- estimate
+  lat_branch = 16,              -- estimate: as the H200 calibration (arch/CALIBRATION.md)
   lat_smem = 23,                -- estimate: a little below [h200] 29
   lat_l1 = 34,                  -- estimate: a little below [h200] 40
   lat_l2 = 207,                 -- estimate: [h200] 290 x 1410/1980

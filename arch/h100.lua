@@ -41,13 +41,12 @@ return {
   smem_per_block = 232448,      -- [wp] 227 KB per block
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
 
-  -- latencies in cycles: the H200's (same SM, same clock). lat_branch is
-  -- the base value; arch/h200.lua's calibration may tune its own numbers
-  -- (arch/CALIBRATION.md) - copy them here when they settle.
+  -- latencies in cycles: the H200's (same SM, same clock), including its
+  -- calibrated lat_branch (arch/CALIBRATION.md).
   lat_alu = 4,                  -- estimate: equal to FMA (as h200)
   lat_fma = 4,                  -- [h200] measured 4.4 cycles incl. loop overhead
   lat_sfu = 16,                 -- estimate: as h200
-  lat_branch = 4,               -- estimate
+  lat_branch = 16,              -- estimate: as the H200 calibration (arch/CALIBRATION.md)
   lat_smem = 29,                -- [h200] measured 29 cycles
   lat_l1 = 40,                  -- [h200] measured 40-46 cycles
   lat_l2 = 290,                 -- [h200] measured 287 cycles (near partition)
