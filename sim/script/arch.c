@@ -213,6 +213,13 @@ static int check_keys(lua_State *L, int idx, simt_err_t *err)
 {
     char bad[128] = "";
     int bad_is_string = 1, found = 0;
+    idx = lua_absindex(L, idx);
+    lua_getfield(L, idx, "kind");
+    int is_cpu = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "cpu") == 0;
+    lua_pop(L, 1);
+    if (is_cpu)
+        return simt_errf(err, SIMT_E_USAGE,
+                         "this preset describes a CPU (kind = \"cpu\"): use simt.cpu{arch = ...}, not simt.gpu");
     lua_pushnil(L);
     while (lua_next(L, idx) != 0) {
         lua_pop(L, 1); /* value */
