@@ -94,6 +94,30 @@ uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
     assert(bytes >= 1 && bytes <= LSU_MAX_BYTES);
     assert(nbanks >= 1 && nbanks <= LSU_MAX_BANKS);
 
+    /* Fast path for the usual access (each lane inside one word, banks a
+     * power of two): note the first word each bank sees; if no bank sees a
+     * second word, every bank serves one word (or a broadcast): 1 wavefront. */
+    if (bytes <= 4 && (nbanks & (nbanks - 1u)) == 0) {
+        uint32_t first_word[LSU_MAX_BANKS];
+        uint64_t used = 0;   /* bit b: bank b has a word */
+        int simple = 1;
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE && simple; lane++) {
+            if (!(mask >> lane & 1u))
+                continue;
+            uint32_t a = addrs[lane];
+            uint32_t w = a >> 2, b = w & (nbanks - 1u);
+            if ((a & 3u) + bytes > 4u)
+                simple = 0;                          /* straddles two words */
+            else if (!(used >> b & 1u)) {
+                used |= 1ull << b;
+                first_word[b] = w;
+            } else if (first_word[b] != w)
+                simple = 0;                          /* a conflict: count it below */
+        }
+        if (simple)
+            return used ? 1 : 0;
+    }
+
     for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
         if (!(mask & (1u << lane)))
             continue;
