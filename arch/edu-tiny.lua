@@ -20,6 +20,12 @@ return {
   lsu_lanes_per_sm = 8,
   sched = "lrr",               -- loose round robin: easy to follow
 
+  -- Tensor Cores (FLOP per clock per SM): FP16 8x the FP32 lanes' 64, like V100
+  tc_flops_per_clk_f16 = 512,
+  tc_flops_per_clk_bf16 = 512,
+  tc_flops_per_clk_tf32 = 256,
+  tc_flops_per_clk_fp8 = 1024,
+
   -- occupancy limits: few warps, so they can all be drawn
   max_threads_per_sm = 256,    -- 8 warps
   max_blocks_per_sm = 4,
@@ -35,6 +41,7 @@ return {
   lat_fma = 4,
   lat_sfu = 16,
   lat_branch = 2,
+  lat_tensor = 32,
   lat_smem = 20,
   lat_l1 = 30,
   lat_l2 = 100,

@@ -25,6 +25,15 @@ return {
   sched = "gto",                -- estimate: NVIDIA does not document its policy;
                                 -- greedy-then-oldest is the usual simulator model
 
+  -- Tensor Cores: dense FLOP per clock per SM (FP32 accumulate). [spec]: 989.4 TF FP16
+  -- = 132 SMs x 4096 x 1.83 GHz; NVIDIA quotes tensor figures at 1830 MHz, while this
+  -- preset runs at 1980 MHz (the FP32 figure's clock), so simulated tensor peaks are
+  -- 1980/1830 = 8.2% above the datasheet: FP16/BF16 1070, TF32 535, FP8 2141 TF.
+  tc_flops_per_clk_f16 = 4096,  -- [spec] 989.4 TF / (132 x 1.83 GHz)
+  tc_flops_per_clk_bf16 = 4096, -- [spec] 989.4 TF
+  tc_flops_per_clk_tf32 = 2048, -- [spec] 494.7 TF
+  tc_flops_per_clk_fp8 = 8192,  -- [spec] 1978.9 TF (E4M3 and E5M2)
+
   -- occupancy limits
   max_threads_per_sm = 2048,    -- [meas] driver: 2,048 threads per SM
   max_blocks_per_sm = 32,       -- [wp] 32 resident blocks per SM (compute capability 9.0)
@@ -39,6 +48,8 @@ return {
   lat_alu = 4,                  -- estimate: integer ALU taken equal to FMA
   lat_fma = 4,                  -- [meas] dependent FP32 FMA 4.4 cycles incl. loop overhead
   lat_sfu = 16,                 -- estimate: typical SFU latency (not measured)
+  lat_tensor = 32,              -- estimate: mma.sync latency ~30-35 cycles in public
+                                -- Ampere/Hopper microbenchmark papers (not measured here)
   lat_branch = 16,              -- estimate; calibrated: see arch/CALIBRATION.md
                                 -- (cycles a warp waits after a branch: fitted to the
                                 -- 8-chain FMA curve at 1-4 warps per SM [meas])

@@ -94,7 +94,8 @@ typedef enum opd_role {
     ROLE_SRC,                   /* %r, special, immediate, shared symbol     */
     ROLE_PSRC,                  /* %p register read                          */
     ROLE_MEM,                   /* [address]                                 */
-    ROLE_LABEL                  /* branch target                             */
+    ROLE_LABEL,                 /* branch target                             */
+    ROLE_RANGE                  /* %r register: first of a wmma fragment     */
 } opd_role_t;
 
 /* ------------------------------------------------------------------ */
@@ -252,7 +253,8 @@ static isa_type_t parse_type(const char *s, size_t n)
 static void mask_text(uint32_t mask, char *buf, size_t n)
 {
     static const isa_type_t order[] = { T_B32, T_S32, T_U32, T_F32, T_U8, T_S8,
-                                        T_U16, T_S16, T_PRED };
+                                        T_U16, T_S16, T_PRED, T_F16, T_BF16,
+                                        T_TF32, T_E4M3, T_E5M2 };
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
@@ -732,6 +734,17 @@ typedef struct mnem {
     char disp[24];              /* name for messages: "add", "ld.param"       */
 } mnem_t;
 
+/* f16 bf16 tf32 e4m3 e5m2: the number formats of numfmt.h. */
+static int is_numfmt_type(isa_type_t t)
+{
+    return t == T_F16 || t == T_BF16 || t == T_TF32 || t == T_E4M3 || t == T_E5M2;
+}
+
+static int is_float_type(isa_type_t t)
+{
+    return t == T_F32 || is_numfmt_type(t);
+}
+
 /* Check a type suffix against a mask; `k` is the suffix index to read. */
 static int take_type(asm_ctx_t *a, const suffix_t *sf, int nsf, int *k,
                      uint32_t mask, const char *disp, const char *mend,
@@ -786,6 +799,24 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         m->op = OP_BAR;
         k = 1;
         found = 1;
+    } else if (word_eq(s, bn, "wmma")) {
+        /* wmma.load.{a,b,c}, wmma.mma, wmma.store.d: the name has 2-3 parts */
+        const char *at = nsf ? sf[0].s - 1 : e;
+        if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "mma")) {
+            m->op = OP_WMMA_MMA;
+            k = 1;
+        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "load") && sf[1].n == 1 &&
+                   (sf[1].s[0] == 'a' || sf[1].s[0] == 'b' || sf[1].s[0] == 'c')) {
+            m->op = sf[1].s[0] == 'a' ? OP_WMMA_LOAD_A : sf[1].s[0] == 'b' ? OP_WMMA_LOAD_B
+                                                                         : OP_WMMA_LOAD_C;
+            k = 2;
+        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "store") && word_eq(sf[1].s, sf[1].n, "d")) {
+            m->op = OP_WMMA_STORE_D;
+            k = 2;
+        } else {
+            return fail(a, at, "'wmma' needs .load.a, .load.b, .load.c, .mma or .store.d");
+        }
+        found = 1;
     } else if (word_eq(s, bn, "mul") && nsf > 0 && word_eq(sf[0].s, sf[0].n, "hi")) {
         m->op = OP_MULHI;
         k = 1;
@@ -832,7 +863,11 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
     }
     case OP_LD:
     case OP_ST:
-    case OP_ATOM: {
+    case OP_ATOM:
+    case OP_WMMA_LOAD_A:
+    case OP_WMMA_LOAD_B:
+    case OP_WMMA_LOAD_C:
+    case OP_WMMA_STORE_D: {
         int sp = SPACE_COUNT;
         if (k < nsf)
             for (sp = SPACE_GLOBAL; sp < SPACE_COUNT; sp++)
@@ -849,6 +884,9 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
             return fail(a, sf[k].s - 1, "cannot store to .param (parameters are read-only)");
         if (sp == SPACE_PARAM && m->op == OP_ATOM)
             return fail(a, sf[k].s - 1, "'atom' works on .global or .shared, not .param");
+        if (sp == SPACE_PARAM && m->op != OP_LD && m->op != OP_ST)
+            return fail(a, sf[k].s - 1, "'%s' works on .global or .shared, not .param",
+                        info->name);
         m->space = (isa_space_t)sp;
         k++;
         if (m->op == OP_LD && sp == SPACE_PARAM)
@@ -896,6 +934,11 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
     if (k < nsf)
         return fail(a, sf[k].s - 1, "unexpected suffix '.%.*s' on '%s'",
                     (int)sf[k].n, sf[k].s, m->disp);
+    if (m->op == OP_CVT && (is_numfmt_type(m->type) || is_numfmt_type(m->stype)) &&
+        !(is_float_type(m->type) && is_float_type(m->stype)))
+        return fail(a, s, "'cvt.%s.%s': number formats convert only to and from floats "
+                    "(go through f32: cvt.f32.%s first)", isa_type_name(m->type),
+                    isa_type_name(m->stype), isa_type_name(m->stype));
     return 0;
 }
 
@@ -959,6 +1002,22 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
         r[0] = ROLE_LABEL;
         *sig = "LABEL";
         return 1;
+    case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C:
+        r[0] = ROLE_RANGE;
+        r[1] = ROLE_MEM;
+        r[2] = ROLE_SRC;
+        *sig = "d, [addr], stride";
+        return 3;
+    case OP_WMMA_MMA:
+        r[0] = r[1] = r[2] = r[3] = ROLE_RANGE;
+        *sig = "d, a, b, c";
+        return 4;
+    case OP_WMMA_STORE_D:
+        r[0] = ROLE_MEM;
+        r[1] = ROLE_RANGE;
+        r[2] = ROLE_SRC;
+        *sig = "[addr], d, stride";
+        return 3;
     default: /* binary: add sub mul mulhi div rem min max and or xor shl shr */
         r[0] = pred ? ROLE_PDST : ROLE_DST;
         r[1] = r[2] = pred ? ROLE_PSRC : ROLE_SRC;
@@ -1090,6 +1149,27 @@ static int check_mem(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *r, int pos,
     return 0;
 }
 
+static int is_wmma(isa_op_t op)
+{
+    return op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D;
+}
+
+/* Registers in the range named by operand pos of a wmma instruction (1
+ * for any other operand). */
+static unsigned range_regs(isa_op_t op, isa_type_t type, int pos)
+{
+    switch (op) {
+    case OP_WMMA_LOAD_A: return pos == 0 ? isa_frag_regs(FRAG_A, type) : 1;
+    case OP_WMMA_LOAD_B: return pos == 0 ? isa_frag_regs(FRAG_B, type) : 1;
+    case OP_WMMA_LOAD_C: return pos == 0 ? isa_frag_regs(FRAG_C, type) : 1;
+    case OP_WMMA_STORE_D: return pos == 1 ? isa_frag_regs(FRAG_C, type) : 1;
+    case OP_WMMA_MMA:
+        return pos == 1 ? isa_frag_regs(FRAG_A, type) : pos == 2 ? isa_frag_regs(FRAG_B, type)
+             : isa_frag_regs(FRAG_C, type);
+    default: return 1;
+    }
+}
+
 /* Check raw operand `pos` against its role and fill *o. */
 static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
                          const raw_opd_t *r, int pos, isa_instr_t *in)
@@ -1125,7 +1205,23 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
                     "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
     case ROLE_SRC:
+        if (is_wmma(m->op))   /* the stride: an integer */
+            return check_src(a, m, r, pos, T_U32, o);
         return check_src(a, m, r, pos, m->op == OP_CVT ? m->stype : m->type, o);
+    case ROLE_RANGE: {
+        if (r->kind != RAW_REG)
+            return fail(a, r->at, "operand %d of '%s' must be a %%r register (the first of "
+                        "a fragment's registers), got '%.*s'", pos + 1, m->disp,
+                        (int)r->len, r->at);
+        unsigned n = range_regs(m->op, m->type, pos);
+        if ((unsigned)r->index + n > ISA_NUM_REGS)
+            return fail(a, r->at, "fragment %%r%d..%%r%u of '%s' needs %u registers and "
+                        "goes past %%r%d", r->index, (unsigned)r->index + n - 1, m->disp, n,
+                        ISA_NUM_REGS - 1);
+        o->kind = OPD_REG;
+        o->index = (uint8_t)r->index;
+        return 0;
+    }
     case ROLE_MEM:
         return check_mem(a, m, r, pos, o);
     case ROLE_LABEL:
@@ -1247,9 +1343,10 @@ static int instruction(asm_ctx_t *a, const char *s)
         a->p.npreds = in.guard + 1u;
     for (int i = 0; i < in.nopd; i++) {
         const isa_operand_t *o = &in.opd[i];
+        unsigned len = o->kind == OPD_REG ? range_regs(m.op, m.type, i) : 1;
         if ((o->kind == OPD_REG || (o->kind == OPD_MEM && o->index != ISA_NO_REG))
-            && o->index + 1u > a->p.nregs)
-            a->p.nregs = o->index + 1u;
+            && o->index + len > a->p.nregs)
+            a->p.nregs = o->index + len;
         if (o->kind == OPD_PRED && o->index + 1u > a->p.npreds)
             a->p.npreds = o->index + 1u;
     }
@@ -1776,7 +1873,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
     sb_printf(&b, "%s", op < OP_COUNT ? isa_ops[op].name : "?");
     if (op == OP_SETP)
         sb_printf(&b, ".%s", isa_cmp_name((isa_cmp_t)in->cmp));
-    if (op == OP_LD || op == OP_ST || op == OP_ATOM)
+    if (op == OP_LD || op == OP_ST || op == OP_ATOM ||
+        (op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D && op != OP_WMMA_MMA))
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
     if (op == OP_ATOM)
         sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
@@ -1786,6 +1884,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->stype));
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
+    if (op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D)
+        ctx = T_U32;                  /* the stride */
     for (int i = 0; i < in->nopd && i < ISA_MAX_OPDS; i++) {
         const isa_operand_t *o = &in->opd[i];
         sb_printf(&b, "%s", i == 0 ? " " : ", ");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "numfmt.h"
 #include "check.h"
 
 #define ALL_LANES 0xFFFFFFFFu
@@ -271,10 +272,34 @@ static uint32_t widen(uint8_t type, uint32_t v)
 
 static int is_signed(uint8_t t) { return t == T_S32 || t == T_S8 || t == T_S16; }
 
+/* The numfmt format of a number-format type (f16 ... e5m2), or F32. */
+static numfmt_t type_fmt(uint8_t t)
+{
+    switch (t) {
+    case T_F16: return NUMFMT_F16;
+    case T_BF16: return NUMFMT_BF16;
+    case T_TF32: return NUMFMT_TF32;
+    case T_E4M3: return NUMFMT_E4M3;
+    case T_E5M2: return NUMFMT_E5M2;
+    default: return NUMFMT_F32;
+    }
+}
+
 /* cvt.D.S on one lane: float to integer rounds toward zero and saturates
- * to D's range (NaN gives 0); integer to integer truncates to D's width. */
+ * to D's range (NaN gives 0); integer to integer truncates to D's width.
+ * Number formats (isa.h): to a format rounds to nearest even (FP8 with
+ * satfinite) and gives the bit pattern zero-extended; from a format
+ * decodes exactly; format to format goes through f32. The assembler
+ * allows number formats only together with f32 or another format. */
 static uint32_t convert(uint8_t d, uint8_t s, uint32_t v)
 {
+    numfmt_t fd = type_fmt(d), fs = type_fmt(s);
+    if (fd != NUMFMT_F32 || fs != NUMFMT_F32) {
+        float x = fs != NUMFMT_F32 ? numfmt_decode(fs, v) : f32(v);
+        if (fd == NUMFMT_F32)
+            return bits(x);
+        return numfmt_encode(fd, x, fd == NUMFMT_E4M3 || fd == NUMFMT_E5M2);
+    }
     if (s == T_F32 && d == T_F32)
         return v;
     if (d == T_F32) {
@@ -345,7 +370,9 @@ static uint8_t *lane_ptr(const exec_ctx_t *x, const warp_t *w, const exec_info_t
                          uint32_t lane, simt_err_t *err)
 {
     uint32_t a = info->addrs[lane], n = info->bytes;
-    const char *kind = info->op == OP_LD ? "load" : info->op == OP_ST ? "store" : "atomic";
+    const char *kind = info->op == OP_LD ? "load" : info->op == OP_ST ? "store"
+                     : info->op == OP_WMMA_STORE_D ? "fragment store"
+                     : info->op == OP_ATOM ? "atomic" : "fragment load";
     char what[96], detail[256], where[200];
     if (a % n != 0) {
         snprintf(what, sizeof what, "misaligned %s %s of %" PRIu32 " bytes",
@@ -491,6 +518,174 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     return 0;
 }
 
+/* ---- warp matrix (Tensor Core) instructions -------------------------------- */
+
+static uint32_t lowest_lane(uint32_t mask);
+
+/* wmma needs the whole warp: report a fault otherwise (0 if all active). */
+static int wmma_full_warp(const exec_ctx_t *x, const warp_t *w, uint32_t mask, simt_err_t *err)
+{
+    char detail[160];
+    if (mask == ALL_LANES)
+        return 0;
+    snprintf(detail, sizeof detail,
+             "only lanes 0x%08" PRIx32 " are active: a warp matrix instruction needs all 32 lanes "
+             "(no guard, no divergent path, a block size that is a multiple of 32)", mask);
+    return report(x, w, lowest_lane(mask ? mask : 1u), SIMT_E_KERNEL, err,
+                  "wmma with inactive lanes", detail);
+}
+
+/* Fragment geometry of a wmma load, store or operand: rows, columns,
+ * element bytes; the type is the instruction's input type for A and B. */
+typedef struct frag_geom {
+    unsigned rows, cols, esize;  /* shape and element size in bytes        */
+    unsigned per_lane;           /* elements per lane = rows * cols / 32   */
+    unsigned nregs;              /* registers per lane                     */
+} frag_geom_t;
+
+static frag_geom_t frag_geom(isa_frag_t f, uint8_t type)
+{
+    frag_geom_t g;
+    g.rows = isa_frag_rows(f, (isa_type_t)type);
+    g.cols = isa_frag_cols(f, (isa_type_t)type);
+    g.esize = f == FRAG_C ? 4 : isa_type_bytes((isa_type_t)type);
+    g.per_lane = g.rows * g.cols / WARP_SIZE;
+    g.nregs = isa_frag_regs(f, (isa_type_t)type);
+    return g;
+}
+
+/* wmma.load.{a,b,c} and wmma.store.d: lane l moves its per_lane elements
+ * (one row piece, 16 or 32 bytes) at addr + (row * stride + col) * esize,
+ * as 16-byte parts; see the layout in isa.h. */
+static int exec_wmma_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                         simt_err_t *err)
+{
+    int is_store = in->op == OP_WMMA_STORE_D;
+    isa_frag_t f = in->op == OP_WMMA_LOAD_A ? FRAG_A : in->op == OP_WMMA_LOAD_B ? FRAG_B : FRAG_C;
+    frag_geom_t g = frag_geom(f, in->type);
+    const isa_operand_t *m = &in->opd[is_store ? 0 : 1];
+    const isa_operand_t *reg = &in->opd[is_store ? 1 : 0];
+    uint32_t tmp[WARP_SIZE];
+    uint32_t data[8][WARP_SIZE];   /* [register][lane], at most 8 registers */
+    uint32_t first[WARP_SIZE];
+
+    if (wmma_full_warp(x, w, info->mask, err) != 0)
+        return -1;
+    uint32_t base = m->imm;
+    if (m->index != ISA_NO_REG)
+        base += w->regs[(size_t)m->index * WARP_SIZE];      /* lane 0's address */
+    uint32_t stride = src(x, w, &in->opd[2], tmp)[0];
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        uint32_t e = l * g.per_lane;
+        first[l] = base + ((e / g.cols) * stride + e % g.cols) * g.esize;
+    }
+    info->space = in->space;
+    info->is_store = (uint8_t)is_store;
+    info->bytes = 16;
+    info->parts = (uint8_t)(g.per_lane * g.esize / 16);
+    if (is_store)
+        for (unsigned r = 0; r < g.nregs; r++)
+            memcpy(data[r], &w->regs[(size_t)(reg->index + r) * WARP_SIZE], sizeof data[r]);
+    for (unsigned part = 0; part < info->parts; part++) {
+        uint32_t lo;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            info->addrs[l] = first[l] + 16u * part;
+        uint8_t *span = warp_span(x, info, &lo);
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            uint8_t *p = span ? span + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
+            if (!p)
+                return -1;
+            for (unsigned k = 0; k < 4; k++) {
+                if (is_store)
+                    store_bytes(p + 4 * k, 4, data[4 * part + k][l]);
+                else
+                    data[4 * part + k][l] = load_bytes(p + 4 * k, 4);
+            }
+        }
+    }
+    memcpy(info->addrs, first, sizeof first);
+    if (!is_store)   /* after all checks: the range may hold the address register */
+        for (unsigned r = 0; r < g.nregs; r++)
+            memcpy(&w->regs[(size_t)(reg->index + r) * WARP_SIZE], data[r], sizeof data[r]);
+    return 0;
+}
+
+/* Unpack a fragment from registers first.. into out[rows * cols]
+ * (row-major), decoding each element exactly to f32. */
+static void frag_unpack(const warp_t *w, uint32_t first, isa_frag_t f, uint8_t type, float *out)
+{
+    frag_geom_t g = frag_geom(f, type);
+    numfmt_t fmt = f == FRAG_C ? NUMFMT_F32 : type_fmt(type);
+    unsigned per_reg = 4 / g.esize;
+    uint32_t emask = g.esize == 4 ? 0xFFFFFFFFu : (1u << (8 * g.esize)) - 1u;
+    for (unsigned e = 0; e < g.rows * g.cols; e++) {
+        unsigned lane = e / g.per_lane, slot = e % g.per_lane;
+        uint32_t word = w->regs[(size_t)(first + slot / per_reg) * WARP_SIZE + lane];
+        uint32_t v = word >> (8 * g.esize * (slot % per_reg)) & emask;
+        out[e] = fmt == NUMFMT_F32 ? f32(v) : numfmt_decode(fmt, v);
+    }
+}
+
+/* 1 if every product of two of these n decoded inputs is exactly an f32
+ * (no overflow, no underflow, at most 22 significant bits): always for
+ * FP16 and FP8 (their products lie between 2^-48 and 2^32, or are 0, inf
+ * or NaN); for BF16 and TF32 when all values are 0 or finite with
+ * magnitude in [2^-60, 2^60]. */
+static int products_exact(uint8_t type, const float *v, unsigned n)
+{
+    if (type == T_F16 || type == T_E4M3 || type == T_E5M2)
+        return 1;
+    for (unsigned i = 0; i < n; i++) {
+        float m = fabsf(v[i]);
+        if (m != 0.0f && !(m >= 0x1p-60f && m <= 0x1p60f))
+            return 0;
+    }
+    return 1;
+}
+
+/* wmma.mma.T d, a, b, c: D = A x B + C with the order documented in
+ * isa.h: for each (i, j), acc = C[i][j], then acc = fmaf(A[i][k],
+ * B[k][j], acc) for k ascending. */
+static int exec_mma(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                    simt_err_t *err)
+{
+    float a[16 * 32], b[32 * 16], c[16 * 16];
+    unsigned kdim = isa_frag_cols(FRAG_A, (isa_type_t)in->type);
+    if (wmma_full_warp(x, w, info->mask, err) != 0)
+        return -1;
+    frag_unpack(w, in->opd[1].index, FRAG_A, in->type, a);
+    frag_unpack(w, in->opd[2].index, FRAG_B, in->type, b);
+    frag_unpack(w, in->opd[3].index, FRAG_C, in->type, c);
+    if (products_exact(in->type, a, 16 * kdim) && products_exact(in->type, b, 16 * kdim)) {
+        /* Same result, faster: every product is an exact f32, so acc + p
+         * rounds once, exactly like fmaf. Loops ordered so that the
+         * compiler can vectorise over j; each element still sums k
+         * ascending. */
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned k = 0; k < kdim; k++) {
+                float aik = a[i * kdim + k];
+                for (unsigned j = 0; j < 16; j++) {
+                    float p = aik * b[k * 16 + j];
+                    c[i * 16 + j] = c[i * 16 + j] + p;
+                }
+            }
+    } else {
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned j = 0; j < 16; j++) {
+                float acc = c[i * 16 + j];
+                for (unsigned k = 0; k < kdim; k++)
+                    acc = fmaf(a[i * kdim + k], b[k * 16 + j], acc);
+                c[i * 16 + j] = acc;
+            }
+    }
+    /* D layout: 8 f32 per lane, element e in lane e / 8, register e % 8 */
+    uint32_t d = in->opd[0].index;
+    for (unsigned e = 0; e < 256; e++)
+        w->regs[(size_t)(d + e % 8) * WARP_SIZE + e / 8] = bits(c[e]);
+    info->flops = isa_mma_flops((isa_type_t)in->type);
+    return 0;
+}
+
 /* ---- one step -------------------------------------------------------------- */
 
 static uint32_t lowest_lane(uint32_t mask)
@@ -523,6 +718,7 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     info->diverged = 0;
     info->mask = mask;
     info->flops = 0;
+    info->parts = 1;
 
     switch (in->op) {
     case OP_NOP:
@@ -557,6 +753,17 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     case OP_ST:
     case OP_ATOM:
         if (exec_mem(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_WMMA_LOAD_A:
+    case OP_WMMA_LOAD_B:
+    case OP_WMMA_LOAD_C:
+    case OP_WMMA_STORE_D:
+        if (exec_wmma_mem(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_WMMA_MMA:
+        if (exec_mma(x, w, in, info, err) != 0)
             return -1;
         break;
     case OP_SETP: {

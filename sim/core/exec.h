@@ -39,6 +39,9 @@ typedef struct exec_info {
     uint8_t space;              /* memory space for ld/st/atom              */
     uint8_t is_store;           /* st or atom: writes memory                */
     uint8_t bytes;              /* bytes per lane for memory ops            */
+    uint8_t parts;              /* accesses per lane of `bytes` each, at
+                                   addrs[l], +bytes, ... (wmma C/D: 2; 1
+                                   for everything else)                    */
     uint8_t barrier;            /* warp arrived at bar.sync                 */
     uint8_t diverged;           /* a branch split the warp                  */
     uint32_t mask;              /* lanes that executed (guard applied)      */

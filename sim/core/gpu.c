@@ -119,6 +119,10 @@ void gpu_desc_default(gpu_desc_t *d)
     d->sfu_lanes_per_sm = 4;
     d->lsu_lanes_per_sm = 8;
     d->sched = SCHED_LRR;
+    d->tc_flops_per_clk_f16 = 512;
+    d->tc_flops_per_clk_bf16 = 512;
+    d->tc_flops_per_clk_tf32 = 256;
+    d->tc_flops_per_clk_fp8 = 1024;
     d->max_threads_per_sm = 256;
     d->max_blocks_per_sm = 4;
     d->max_threads_per_block = 256;
@@ -133,6 +137,7 @@ void gpu_desc_default(gpu_desc_t *d)
     d->lat_fma = 4;
     d->lat_sfu = 16;
     d->lat_branch = 2;
+    d->lat_tensor = 32;
     d->lat_smem = 20;
     d->lat_l1 = 30;
     d->lat_l2 = 100;
@@ -181,6 +186,11 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("sfu_lanes_per_sm", d->sfu_lanes_per_sm, 1, 1024, err) ||
         check_u("lsu_lanes_per_sm", d->lsu_lanes_per_sm, 1, 1024, err) ||
         check_u("sched", d->sched, SCHED_LRR, SCHED_GTO, err) ||
+        check_u("tc_flops_per_clk_f16", d->tc_flops_per_clk_f16, 0, 1u << 20, err) ||
+        check_u("tc_flops_per_clk_bf16", d->tc_flops_per_clk_bf16, 0, 1u << 20, err) ||
+        check_u("tc_flops_per_clk_tf32", d->tc_flops_per_clk_tf32, 0, 1u << 20, err) ||
+        check_u("tc_flops_per_clk_fp8", d->tc_flops_per_clk_fp8, 0, 1u << 20, err) ||
+        check_u("lat_tensor", d->lat_tensor, 1, 10000, err) ||
         check_u("max_threads_per_sm", d->max_threads_per_sm, 32, 65536, err) ||
         check_u("max_blocks_per_sm", d->max_blocks_per_sm, 1, 1024, err) ||
         check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
@@ -365,6 +375,39 @@ static void set_unit_timing(const gpu_desc_t *d, sm_launch_t *l)
     l->latency[UNIT_LSU] = d->lat_smem;
     l->latency[UNIT_BRANCH] = d->lat_branch;
     l->latency[UNIT_BAR] = 1;
+    /* Tensor Core: each scheduler has rate / s FLOP per clock, so a
+     * wmma.mma of F FLOP holds it ceil(F * s / rate) cycles (0 = none) */
+    l->issue_interval[UNIT_TENSOR] = 1;
+    l->latency[UNIT_TENSOR] = d->lat_tensor;
+    const isa_type_t tc_types[5] = { T_F16, T_BF16, T_TF32, T_E4M3, T_E5M2 };
+    for (int i = 0; i < 5; i++) {
+        uint32_t rate = gpu_tc_flops_per_clk(d, tc_types[i]);
+        l->tc_interval[tc_types[i]] = rate ? (uint32_t)ceil_div((uint64_t)isa_mma_flops(tc_types[i]) * s, rate) : 0;
+    }
+}
+
+uint32_t gpu_tc_flops_per_clk(const gpu_desc_t *d, isa_type_t t)
+{
+    switch (t) {
+    case T_F16: return d->tc_flops_per_clk_f16;
+    case T_BF16: return d->tc_flops_per_clk_bf16;
+    case T_TF32: return d->tc_flops_per_clk_tf32;
+    case T_E4M3: case T_E5M2: return d->tc_flops_per_clk_fp8;
+    default: return 0;
+    }
+}
+
+/* A wmma.mma in a format the GPU has no Tensor Core for: report it. */
+static int check_tensor_formats(const gpu_desc_t *d, const isa_program_t *p, simt_err_t *err)
+{
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        const isa_instr_t *in = &p->code[pc];
+        if (in->op == OP_WMMA_MMA && gpu_tc_flops_per_clk(d, (isa_type_t)in->type) == 0)
+            return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' line %" PRIu32 ": %s has no %s Tensor Core "
+                             "(its tc_flops_per_clk for %s is 0)", p->name, in->line, d->name,
+                             isa_type_name((isa_type_t)in->type), isa_type_name((isa_type_t)in->type));
+    }
+    return 0;
 }
 
 static int timeout(const gpu_t *g, const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
@@ -408,6 +451,8 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
                          " registers each), more than the %" PRIu32 " of one SM on %s",
                          block_regs(d, p, l.warps_per_block), l.threads_per_block, p->nregs, d->regs_per_sm, d->name);
     set_unit_timing(d, &l);
+    if (check_tensor_formats(d, p, err) != 0)
+        return -1;
 
     const char *limit;
     uint32_t occ = occupancy(d, p, l.warps_per_block, &limit);

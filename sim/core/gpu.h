@@ -43,6 +43,13 @@ typedef struct gpu_desc {
     uint32_t sfu_lanes_per_sm;     /* special function lanes                 */
     uint32_t lsu_lanes_per_sm;     /* load/store lanes (addresses per cycle) */
     gpu_sched_t sched;             /* warp scheduler policy                  */
+    /* Tensor Cores: dense FLOP per clock per SM by input precision (FP32
+     * accumulate; an FMA is 2 FLOP), split evenly over the schedulers.
+     * 0: the GPU has no Tensor Core for that format (wmma.mma fails). */
+    uint32_t tc_flops_per_clk_f16;  /* FP16 inputs                           */
+    uint32_t tc_flops_per_clk_bf16; /* BF16 inputs                           */
+    uint32_t tc_flops_per_clk_tf32; /* TF32 inputs                           */
+    uint32_t tc_flops_per_clk_fp8;  /* FP8 inputs (E4M3 and E5M2)            */
     /* occupancy limits */
     uint32_t max_threads_per_sm;
     uint32_t max_blocks_per_sm;
@@ -54,6 +61,7 @@ typedef struct gpu_desc {
     uint32_t max_grid[3];          /* grid dimension limits                  */
     /* pipeline latencies (cycles from issue to result ready) */
     uint32_t lat_alu, lat_fma, lat_sfu, lat_branch;
+    uint32_t lat_tensor;           /* wmma.mma issue to result (D) ready     */
     uint32_t lat_smem;             /* shared memory load                     */
     uint32_t lat_l1, lat_l2, lat_dram;  /* global load hit latencies         */
     /* memory hierarchy */
@@ -71,6 +79,10 @@ typedef struct gpu_desc {
     double price_per_hour;         /* USD, on-demand cloud list price        */
     double launch_us;              /* host launch overhead per kernel        */
 } gpu_desc_t;
+
+/* Tensor Core FLOP per clock per SM for wmma.mma input type t (f16 bf16
+ * tf32 e4m3 e5m2; the FP8 types share tc_flops_per_clk_fp8); 0 for none. */
+uint32_t gpu_tc_flops_per_clk(const gpu_desc_t *d, isa_type_t t);
 
 /* Stall reasons: why a scheduler issued nothing in a cycle. */
 typedef enum gpu_stall {

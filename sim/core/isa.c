@@ -22,6 +22,8 @@
 #define TM_REG   (TM(T_B32) | TM(T_U32) | TM(T_S32) | TM(T_F32))
 #define TM_F32   TM(T_F32)
 #define TM_NARROW (TM(T_U8) | TM(T_S8) | TM(T_U16) | TM(T_S16))
+/* the number formats of numfmt.h, as register bit patterns */
+#define TM_FMT   (TM(T_F16) | TM(T_BF16) | TM(T_TF32) | TM(T_E4M3) | TM(T_E5M2))
 
 const isa_opinfo_t isa_ops[OP_COUNT] = {
     /* name      unit         nsrc dst types */
@@ -83,11 +85,12 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
                   "p = a CMP b, writes a predicate; 1 ALU op"},
     [OP_SELP]  = {"selp",   UNIT_ALU,    3, 1, TM_REG,
                   "d = p ? a : b (p is the last operand); 1 ALU op"},
-    [OP_CVT]   = {"cvt",    UNIT_ALU,    1, 1, TM_ARITH | TM_NARROW,
-                  "convert a from the second type to the first; 1 ALU op"},
-    [OP_LD]    = {"ld",     UNIT_LSU,    1, 1, TM_REG | TM_NARROW,
+    [OP_CVT]   = {"cvt",    UNIT_ALU,    1, 1, TM_ARITH | TM_NARROW | TM_FMT,
+                  "convert a from the second type to the first (f16..e5m2: round "
+                  "to nearest even, bit pattern in the register); 1 ALU op"},
+    [OP_LD]    = {"ld",     UNIT_LSU,    1, 1, TM_REG | TM_NARROW | TM_FMT,
                   "d = memory[addr]; load/store unit, latency from L1/L2/DRAM"},
-    [OP_ST]    = {"st",     UNIT_LSU,    2, 0, TM_REG | TM_NARROW,
+    [OP_ST]    = {"st",     UNIT_LSU,    2, 0, TM_REG | TM_NARROW | TM_FMT,
                   "memory[addr] = a; load/store unit"},
     [OP_ATOM]  = {"atom",   UNIT_LSU,    2, 1, TM_REG,
                   "d = old memory[addr], then memory = old AOP b (cas: 3 sources); LSU"},
@@ -97,12 +100,24 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
                   "wait until every live thread of the block arrives"},
     [OP_EXIT]  = {"exit",   UNIT_BRANCH, 0, 0, TM_NONE,
                   "the thread ends (ret is a synonym)"},
+    [OP_WMMA_LOAD_A]  = {"wmma.load.a", UNIT_LSU, 2, 1, TM_FMT,
+                  "the warp loads a 16xK A fragment (16 bytes per lane); load/store unit"},
+    [OP_WMMA_LOAD_B]  = {"wmma.load.b", UNIT_LSU, 2, 1, TM_FMT,
+                  "the warp loads a Kx16 B fragment (16 bytes per lane); load/store unit"},
+    [OP_WMMA_LOAD_C]  = {"wmma.load.c", UNIT_LSU, 2, 1, TM_F32,
+                  "the warp loads a 16x16 f32 C fragment (32 bytes per lane); load/store unit"},
+    [OP_WMMA_MMA]     = {"wmma.mma",    UNIT_TENSOR, 3, 1, TM_FMT,
+                  "D = A x B + C for a 16x16 tile, f32 accumulate; Tensor Core, "
+                  "2x16x16xK flops at the preset's per-precision rate"},
+    [OP_WMMA_STORE_D] = {"wmma.store.d", UNIT_LSU, 3, 0, TM_F32,
+                  "the warp stores a 16x16 f32 D fragment (32 bytes per lane); load/store unit"},
 };
 
 static const char *const type_names[T_COUNT] = {
-    "", "b32", "u32", "s32", "f32", "u8", "s8", "u16", "s16", "pred"
+    "", "b32", "u32", "s32", "f32", "u8", "s8", "u16", "s16", "pred",
+    "f16", "bf16", "tf32", "e4m3", "e5m2"
 };
-static const unsigned type_bytes[T_COUNT] = { 0, 4, 4, 4, 4, 1, 1, 2, 2, 0 };
+static const unsigned type_bytes[T_COUNT] = { 0, 4, 4, 4, 4, 1, 1, 2, 2, 0, 2, 2, 4, 1, 1 };
 static const char *const cmp_names[CMP_COUNT] = { "eq", "ne", "lt", "le", "gt", "ge" };
 static const char *const space_names[SPACE_COUNT] = { "", "global", "shared", "param" };
 static const char *const aop_names[AOP_COUNT] = { "", "add", "min", "max", "exch", "cas" };
@@ -142,6 +157,60 @@ const char *isa_special_name(isa_special_t s)
 unsigned isa_type_bytes(isa_type_t t)
 {
     return (unsigned)t < T_COUNT ? type_bytes[t] : 0;
+}
+
+/* K of the m16n16kK shape for input type t, 0 if t has no wmma. */
+static unsigned mma_k(isa_type_t t)
+{
+    switch (t) {
+    case T_F16: case T_BF16: return 16;
+    case T_TF32: return 8;
+    case T_E4M3: case T_E5M2: return 32;
+    default: return 0;
+    }
+}
+
+unsigned isa_frag_rows(isa_frag_t f, isa_type_t t)
+{
+    if (f == FRAG_C) return 16;
+    if (mma_k(t) == 0) return 0;
+    return f == FRAG_A ? 16 : mma_k(t);
+}
+
+unsigned isa_frag_cols(isa_frag_t f, isa_type_t t)
+{
+    if (f == FRAG_C) return 16;
+    if (mma_k(t) == 0) return 0;
+    return f == FRAG_A ? mma_k(t) : 16;
+}
+
+/* bytes of the fragment / 32 lanes / 4 bytes per register */
+unsigned isa_frag_regs(isa_frag_t f, isa_type_t t)
+{
+    unsigned esize = f == FRAG_C ? 4 : isa_type_bytes(t);
+    return isa_frag_rows(f, t) * isa_frag_cols(f, t) * esize / (32 * 4);
+}
+
+uint32_t isa_mma_flops(isa_type_t t)
+{
+    return 2u * 16u * 16u * mma_k(t);
+}
+
+unsigned isa_opd_regs(const isa_instr_t *in, int i)
+{
+    isa_type_t t = (isa_type_t)in->type;
+    if (in->opd[i].kind != OPD_REG)
+        return 1;
+    switch (in->op) {
+    case OP_WMMA_LOAD_A: return i == 0 ? isa_frag_regs(FRAG_A, t) : 1;
+    case OP_WMMA_LOAD_B: return i == 0 ? isa_frag_regs(FRAG_B, t) : 1;
+    case OP_WMMA_LOAD_C: return i == 0 ? isa_frag_regs(FRAG_C, t) : 1;
+    case OP_WMMA_STORE_D: return i == 1 ? isa_frag_regs(FRAG_C, t) : 1;
+    case OP_WMMA_MMA:
+        return i == 1 ? isa_frag_regs(FRAG_A, t) : i == 2 ? isa_frag_regs(FRAG_B, t)
+             : isa_frag_regs(FRAG_C, t);
+    default: return 1;
+    }
 }
 
 /* The table gives the f32 unit for opcodes that have integer forms too;

@@ -98,6 +98,13 @@ typedef enum isa_op {
     OP_BRA,    /* bra LABEL             jump; may diverge when predicated     */
     OP_BAR,    /* bar.sync [0]          wait for every live thread of block   */
     OP_EXIT,   /* exit                  the thread ends (ret is a synonym)    */
+    /* Warp matrix (Tensor Core) instructions: the whole warp works on one
+     * 16x16 tile together. See "Warp matrix instructions" below. */
+    OP_WMMA_LOAD_A, /* wmma.load.a.SPACE.T d, [addr], stride  A fragment    */
+    OP_WMMA_LOAD_B, /* wmma.load.b.SPACE.T d, [addr], stride  B fragment    */
+    OP_WMMA_LOAD_C, /* wmma.load.c.SPACE.f32 d, [addr], stride  C fragment  */
+    OP_WMMA_MMA,    /* wmma.mma.T d, a, b, c   D = A x B + C (f32 accumulate) */
+    OP_WMMA_STORE_D,/* wmma.store.d.SPACE.f32 [addr], d, stride            */
     OP_COUNT
 } isa_op_t;
 
@@ -107,6 +114,9 @@ typedef enum isa_type {
     T_B32, T_U32, T_S32, T_F32,  /* 32-bit register types                  */
     T_U8, T_S8, T_U16, T_S16,    /* narrow memory types (ld/st, cvt)       */
     T_PRED,                      /* and/or/xor/not/mov on predicates       */
+    T_F16, T_BF16,               /* 16-bit floats (ld/st: 2 raw bytes, cvt) */
+    T_TF32,                      /* TF32 in an f32 container (cvt, wmma)   */
+    T_E4M3, T_E5M2,              /* FP8 (ld/st: 1 raw byte, cvt, wmma)     */
     T_COUNT
 } isa_type_t;
 
@@ -125,6 +135,7 @@ typedef enum isa_unit {
     UNIT_LSU,     /* ld st atom                                */
     UNIT_BRANCH,  /* bra exit nop                              */
     UNIT_BAR,     /* bar.sync                                  */
+    UNIT_TENSOR,  /* wmma.mma (one Tensor Core per scheduler)  */
     UNIT_COUNT
 } isa_unit_t;
 
@@ -162,7 +173,58 @@ typedef enum isa_opd_kind {
  *                                      old == b); nopd = 4
  *   bra          LABEL                 opd[0] OPD_LABEL, imm = target pc
  *   nop, exit, bar.sync                nopd = 0
+ *   wmma.load.X       d, [addr], stride   opd[0] OPD_REG (first register of
+ *                                      the fragment), opd[1] OPD_MEM, opd[2]
+ *                                      OPD_REG or OPD_IMM (u32)
+ *   wmma.mma          d, a, b, c       four OPD_REG, each the first register
+ *                                      of a range (see below)
+ *   wmma.store.d      [addr], d, stride
  * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
+
+/* Number formats (numfmt.h). Registers hold them as bit patterns:
+ *   cvt.f16.f32 d, a    round a to FP16 (nearest even, overflow -> inf) and
+ *                       store the 16-bit pattern zero-extended in d; same
+ *                       for .bf16; .e4m3/.e5m2 round with satfinite (+-448,
+ *                       +-57344 instead of overflow; NaN stays NaN)
+ *   cvt.tf32.f32 d, a   round a to TF32 (nearest even), stored as f32 bits
+ *                       with the low 13 mantissa bits zero
+ *   cvt.f32.f16 d, a    decode the low 16 bits of a exactly (also bf16,
+ *                       tf32, e4m3, e5m2); cvt between two narrow formats
+ *                       goes through f32
+ *   ld/st.SPACE.f16     move 2 raw bytes (bf16 too), .e4m3/.e5m2 1 byte,
+ *                       .tf32 4 bytes; no conversion, loads zero-extend
+ *
+ * Warp matrix instructions (Tensor Cores). The 32 lanes of a warp hold one
+ * matrix "fragment" between them; every lane must be active (a guard or a
+ * divergent path that leaves lanes out is a kernel fault), and the address
+ * and stride are read from the lowest lane. Shapes, by input type T:
+ *   f16, bf16    m16n16k16   A 16x16, B 16x16   2 elements per register
+ *   tf32         m16n16k8    A 16x8,  B 8x16    1 element per register
+ *   e4m3, e5m2   m16n16k32   A 16x32, B 32x16   4 elements per register
+ * C and D are 16x16 f32 in every case. A and B fragments are 512 bytes,
+ * 16 bytes per lane = 4 registers; C and D are 1024 bytes = 8 registers.
+ * A register operand of a wmma instruction names the FIRST register of a
+ * consecutive range (%r8 for an A fragment means %r8..%r11); the range
+ * must end at or below %r63, and nregs counts all of it.
+ *
+ * Fragment layout (simtlab's own, simpler than NVIDIA's undocumented
+ * one): number the R x C fragment's elements row-major, e = row * C + col.
+ * With E = R*C/32 elements per lane, element e lives in lane e / E, slot
+ * e % E; slot s sits in register s / (4 / bytes) at bit 8 * bytes *
+ * (s % (4 / bytes)) (little-endian, like memory). So each lane holds E
+ * consecutive elements of one row, and a load or store is one 16-byte
+ * access per lane (two for C/D) at addr + (row * stride + col) * bytes.
+ * stride is in elements and every matrix is row-major; each lane's
+ * address must be a multiple of 16 (so addr and stride * bytes too).
+ *
+ * wmma.mma.T d, a, b, c computes D = A x B + C. Order (documented, tested):
+ * each input element is decoded exactly to f32; then for every (i, j),
+ * acc = C[i][j] and for k = 0, 1, ..., K-1 in ascending order
+ * acc = fmaf(A[i][k], B[k][j], acc) (the product of two inputs is exact in
+ * f32, so each step rounds once, to nearest even); D[i][j] = acc. Real
+ * Tensor Cores add several products at once in a wider internal format
+ * and round (or truncate) differently, so their low bits differ; the
+ * error sizes shown in lessons are the same order. */
 
 typedef struct isa_operand {
     uint8_t kind;     /* isa_opd_kind_t                                   */
@@ -235,6 +297,21 @@ const char *isa_space_name(isa_space_t s);    /* "global"                  */
 const char *isa_aop_name(isa_atom_op_t a);    /* "add"                     */
 const char *isa_special_name(isa_special_t s);/* "%tid.x"                  */
 unsigned isa_type_bytes(isa_type_t t);        /* 1, 2 or 4 (0: none, pred) */
+
+/* Which fragment of a warp matrix operation. */
+typedef enum isa_frag { FRAG_A, FRAG_B, FRAG_C } isa_frag_t;  /* C also means D */
+
+/* Rows and columns of fragment f for input type t (f16 bf16 tf32 e4m3
+ * e5m2; FRAG_C ignores t: 16x16 f32), and the registers per lane it
+ * takes (4 for A and B, 8 for C/D). 0 for a type without wmma. */
+unsigned isa_frag_rows(isa_frag_t f, isa_type_t t);
+unsigned isa_frag_cols(isa_frag_t f, isa_type_t t);
+unsigned isa_frag_regs(isa_frag_t f, isa_type_t t);
+/* Registers operand i of instruction in covers: the fragment's length for
+ * a wmma register operand, else 1. */
+unsigned isa_opd_regs(const isa_instr_t *in, int i);
+/* Floating-point operations of one wmma.mma.T: 2 x 16 x 16 x K. */
+uint32_t isa_mma_flops(isa_type_t t);
 
 /* The unit one instruction issues to: the table's unit, except that the
  * integer forms of FMA-unit opcodes (add.s32, min.u32 ...) use UNIT_ALU. */

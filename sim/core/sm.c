@@ -27,6 +27,8 @@
 #include "memsys.h"
 
 static void warp_refresh(const sm_launch_t *l, warp_t *w);
+static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
+                         uint32_t part, uint64_t *accepted);
 
 /* ---- decoding ------------------------------------------------------------ */
 
@@ -53,10 +55,14 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
             else if (in->opd[0].kind == OPD_PRED)
                 d->pdst = in->opd[0].index;
         }
+        d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
+        d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
         for (uint32_t i = first_src; i < in->nopd; i++) {
             const isa_operand_t *o = &in->opd[i];
-            if ((o->kind == OPD_REG || o->kind == OPD_MEM) && o->index != ISA_NO_REG && d->nsrc < 4)
+            if ((o->kind == OPD_REG || o->kind == OPD_MEM) && o->index != ISA_NO_REG && d->nsrc < 4) {
+                d->src_n[d->nsrc] = (uint8_t)(o->kind == OPD_REG ? isa_opd_regs(in, (int)i) : 1);
                 d->src[d->nsrc++] = o->index;
+            }
             else if (o->kind == OPD_PRED && np < 3)
                 d->psrc[np++] = o->index;
         }
@@ -160,17 +166,20 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     const sm_deps_t *d = &l->deps[warp_pc(w)];
     uint64_t t = w->next_issue;
     uint8_t r = STALL_DEPENDENCY;
-    for (uint32_t i = 0; i < d->nsrc; i++) {
-        uint64_t rt = w->reg_ready[d->src[i]];
-        if (rt > t) {
-            t = rt;
-            r = (w->reg_mem >> d->src[i] & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+    for (uint32_t i = 0; i < d->nsrc; i++)
+        for (uint32_t reg = d->src[i]; reg < (uint32_t)d->src[i] + d->src_n[i]; reg++) {
+            uint64_t rt = w->reg_ready[reg];
+            if (rt > t) {
+                t = rt;
+                r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+            }
         }
-    }
-    if (d->dst != ISA_NO_REG && w->reg_ready[d->dst] > t) {
-        t = w->reg_ready[d->dst];
-        r = (w->reg_mem >> d->dst & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
-    }
+    if (d->dst != ISA_NO_REG)
+        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
+            if (w->reg_ready[reg] > t) {
+                t = w->reg_ready[reg];
+                r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+            }
     for (uint32_t i = 0; i < 3 && d->psrc[i] != ISA_NO_REG; i++)
         if (w->pred_ready[d->psrc[i]] > t) {
             t = w->pred_ready[d->psrc[i]];
@@ -201,8 +210,26 @@ static inline uint64_t warp_ready(const sm_t *sm, const warp_t *w, uint32_t sche
 /* ---- issue ---------------------------------------------------------------- */
 
 /* When a memory instruction's data is ready (loads) or the LSU may take
- * the next request (stores); *accepted: when the LSU is free again. */
+ * the next request (stores); *accepted: when the LSU is free again. An
+ * instruction with several parts per lane (wmma C/D fragments: two 16-byte
+ * pieces) is that many requests, made one after another in the same cycle;
+ * it is done when the last one is. */
 static uint64_t mem_done(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info, uint64_t *accepted)
+{
+    uint64_t ready = 0;
+    *accepted = 0;
+    for (uint32_t part = 0; part < info->parts; part++) {
+        uint64_t acc;
+        uint64_t r = mem_part(sm, l, now, info, part, &acc);
+        ready = r > ready ? r : ready;
+        *accepted = acc > *accepted ? acc : *accepted;
+    }
+    return ready;
+}
+
+/* One request of mem_done: part `part` of every lane's access. */
+static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
+                         uint32_t part, uint64_t *accepted)
 {
     memsys_req_t req;
     memsys_result_t res;
@@ -210,7 +237,8 @@ static uint64_t mem_done(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
     req.is_store = info->is_store;
     req.bytes = info->bytes;
     req.mask = info->mask;
-    memcpy(req.addr, info->addrs, sizeof req.addr);
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+        req.addr[lane] = info->addrs[lane] + part * info->bytes;
     uint64_t ready = memsys_access(l->memsys, sm->id, now, &req, &res);
     gpu_stats_t *st = l->st;
     if (info->space == SPACE_SHARED)
@@ -271,7 +299,8 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     l->last_activity = now + 1 > l->last_activity ? now + 1 : l->last_activity;
 
     sm_sched_t *s = &sm->sched[sched];
-    s->unit_free[d->unit] = now + l->issue_interval[d->unit];
+    s->unit_free[d->unit] = now + (d->unit == UNIT_TENSOR ? l->tc_interval[d->tc_type]
+                                                          : l->issue_interval[d->unit]);
     w->next_issue = now + 1;
 
     uint64_t ready = now + l->latency[d->unit];
@@ -282,7 +311,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         from_mem = 1;
         if (accepted > s->unit_free[UNIT_LSU])
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
-        uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes;
+        uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes * info.parts;
         if (info.space == SPACE_SHARED) {
             if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
         } else {
@@ -293,12 +322,12 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     } else if (d->unit == UNIT_BRANCH) {
         w->next_issue = now + l->latency[UNIT_BRANCH];
     }
-    if (d->dst != ISA_NO_REG) {
-        w->reg_ready[d->dst] = ready;
+    for (uint32_t reg = d->dst; d->dst != ISA_NO_REG && reg < (uint32_t)d->dst + d->dst_n; reg++) {
+        w->reg_ready[reg] = ready;
         if (from_mem)
-            w->reg_mem |= 1ull << d->dst;
+            w->reg_mem |= 1ull << reg;
         else
-            w->reg_mem &= ~(1ull << d->dst);
+            w->reg_mem &= ~(1ull << reg);
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;

@@ -25,8 +25,13 @@ struct memsys;
 typedef struct sm_deps {
     uint8_t unit;             /* isa_unit_t this instruction issues to      */
     uint8_t nsrc;             /* registers read (in src[])                  */
-    uint8_t src[4];           /* register indices read                      */
+    uint8_t src[4];           /* register indices read (first of a range)   */
+    uint8_t src_n[4];         /* registers in each range (wmma: 4 or 8,
+                                 everything else 1)                         */
     uint8_t dst;              /* register written, or ISA_NO_REG            */
+    uint8_t dst_n;            /* registers written from dst on (1, wmma 4/8) */
+    uint8_t tc_type;          /* wmma.mma: input isa_type_t (sets how long it
+                                 holds the Tensor Core), else T_NONE        */
     uint8_t psrc[3];          /* predicates read (guard first), ISA_NO_REG  */
     uint8_t pdst;             /* predicate written, or ISA_NO_REG           */
 } sm_deps_t;
@@ -44,6 +49,9 @@ typedef struct sm_launch {
     uint32_t warps_per_block;
     uint32_t issue_interval[UNIT_COUNT]; /* cycles a unit is busy per warp   */
     uint32_t latency[UNIT_COUNT];        /* cycles to result per unit        */
+    uint32_t tc_interval[T_COUNT];       /* wmma.mma.T holds its scheduler's
+                                            Tensor Core this many cycles (0:
+                                            the preset has no such format) */
     gpu_stats_t *st;              /* statistics being accumulated            */
     uint64_t last_activity;       /* latest cycle anything issued/completed  */
     const struct gpu_run *run;    /* what observers see                      */

@@ -46,12 +46,14 @@ static const arch_field_t arch_fields[] = {
     F(sms, K_U32), F(clock_mhz, K_DBL), F(schedulers_per_sm, K_U32),
     F(fp32_lanes_per_sm, K_U32), F(int_lanes_per_sm, K_U32),
     F(sfu_lanes_per_sm, K_U32), F(lsu_lanes_per_sm, K_U32), F(sched, K_SCHED),
+    F(tc_flops_per_clk_f16, K_U32), F(tc_flops_per_clk_bf16, K_U32),
+    F(tc_flops_per_clk_tf32, K_U32), F(tc_flops_per_clk_fp8, K_U32),
     F(max_threads_per_sm, K_U32), F(max_blocks_per_sm, K_U32),
     F(max_threads_per_block, K_U32), F(regs_per_sm, K_U32),
     F(reg_alloc_unit, K_U32), F(smem_per_sm, K_U32), F(smem_per_block, K_U32),
     F(max_grid, K_U32X3),
     F(lat_alu, K_U32), F(lat_fma, K_U32), F(lat_sfu, K_U32), F(lat_branch, K_U32),
-    F(lat_smem, K_U32), F(lat_l1, K_U32), F(lat_l2, K_U32), F(lat_dram, K_U32),
+    F(lat_tensor, K_U32), F(lat_smem, K_U32), F(lat_l1, K_U32), F(lat_l2, K_U32), F(lat_dram, K_U32),
     F(smem_banks, K_U32), F(l1_bytes, K_U32), F(l1_assoc, K_U32),
     F(l2_bytes, K_U32), F(l2_assoc, K_U32), F(line_bytes, K_U32),
     F(sector_bytes, K_U32), F(l2_bytes_per_clk, K_DBL), F(dram_gbps, K_DBL),
@@ -360,6 +362,16 @@ static void path_stem(const char *path, char *out, size_t n)
     out[len] = '\0';
 }
 
+/* A preset builds one table: one that runs this many Lua VM instructions
+ * is stuck in a loop (found by tests/fuzz/fuzz_arch.c). */
+#define PRESET_MAX_INSTRUCTIONS 10000000
+
+static void preset_watchdog(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    luaL_error(L, "preset ran for more than %d instructions (an endless loop?)", PRESET_MAX_INSTRUCTIONS);
+}
+
 /* Push the restricted environment a preset runs in. */
 static void push_preset_env(lua_State *L)
 {
@@ -417,7 +429,12 @@ int arch_load(lua_State *L, const char *name_or_path, gpu_desc_t *d, simt_err_t 
     }
     push_preset_env(L);
     lua_setupvalue(L, -2, 1); /* the chunk's _ENV */
-    if (lua_pcall(L, 0, 1, 0) != LUA_OK) {
+    lua_Hook old_hook = lua_gethook(L);   /* e.g. the sandbox's watchdog */
+    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
+    lua_sethook(L, preset_watchdog, LUA_MASKCOUNT, PRESET_MAX_INSTRUCTIONS);
+    int prc = lua_pcall(L, 0, 1, 0);
+    lua_sethook(L, old_hook, old_mask, old_count);
+    if (prc != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         simt_errf(err, SIMT_E_USAGE, "%s", msg ? msg : "error in preset file");
         lua_settop(L, top);

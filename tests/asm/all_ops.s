@@ -73,6 +73,21 @@ start:
     atom.shared.max.u32 %r35, [tile], %r2
     atom.global.exch.b32 %r35, [%r30+4], %r3
     atom.shared.cas.b32 %r36, [%r26], %r35, 0
+    cvt.f16.f32 %r40, %r32
+    cvt.f32.bf16 %r40, %r41
+    cvt.tf32.f32 %r40, 1.5
+    cvt.e4m3.f32 %r40, %r32
+    cvt.f32.e5m2 %r40, 0x7B
+    ld.global.f16 %r40, [%r30]
+    st.shared.bf16 [buf+2], %r40
+    ld.shared.e4m3 %r40, [tile+1]
+    st.global.e5m2 [%r30], %r40
+    wmma.load.a.global.f16 %r40, [%r30], 64
+    wmma.load.b.shared.bf16 %r44, [tile], %r2
+    wmma.load.c.global.f32 %r48, [%r30+16], 16
+    wmma.mma.f16 %r48, %r40, %r44, %r48
+    wmma.mma.e4m3 %r48, %r40, %r44, %r56
+    wmma.store.d.shared.f32 [buf], %r56, 16
     bar.sync
     bar.sync 0
 @%p1 bra skip

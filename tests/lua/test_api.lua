@@ -216,7 +216,7 @@ assert(listing:find("fma.f32", 1, true) and listing:find(".param A", 1, true), "
 fails("bad argument #1 to 'simt.tensor' (table expected, got string)", simt.tensor, "x")
 fails("dimension 1 must be a positive integer, got 0", simt.tensor, {0})
 fails("expected 1 to 4 dimensions", simt.tensor, {1, 2, 3, 4, 5})
-fails("unknown dtype 'f64' (dtypes: f32, i32)", simt.tensor, {2, dtype = "f64"})
+fails("unknown dtype 'f64' (dtypes: f32, i32, f16, bf16, tf32, e4m3, e5m2)", simt.tensor, {2, dtype = "f64"})
 fails("unknown tensor option 'ini' (did you mean 'init'?)", simt.tensor, {2, ini = "ones"})
 fails("unknown init 'rand'", simt.tensor, {2, init = "rand"})
 fails("table has 3 values, tensor {2, 2} needs 4", simt.tensor, {2, 2, init = {1, 2, 3}})

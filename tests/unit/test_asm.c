@@ -557,7 +557,7 @@ static void test_errors_instructions(void **state)
     expect_error("@%r1 exit\n",
                  "t.s:1:2: error: guard must be a predicate %p0..%p7, got '%r1'");
     expect_error("cvt.f32 %r1, %r2\nexit",
-                 "t.s:1:8: error: 'cvt' needs a type suffix (allowed: s32 u32 f32 u8 s8 u16 s16)");
+                 "t.s:1:8: error: 'cvt' needs a type suffix (allowed: s32 u32 f32 u8 s8 u16 s16 f16 bf16 tf32 e4m3 e5m2)");
 }
 
 static void test_errors_operands(void **state)
