@@ -1,0 +1,134 @@
+-- precision.lua - matrix multiply in a chosen number format on Tensor Cores,
+-- and how far it lands from the exact answer.
+--
+--   package.path = "lessons/lib/?.lua;" .. package.path
+--   local P = require("precision")
+--   local r = P.matmul(g, "f16", 256)        -- r.rel_err, r.tflops, r.time_us
+--   P.table(g, 256)                          -- the table a teacher shows
+--
+-- Every run uses the same inputs: A and B are n x n, uniform in [-1, 1)
+-- (f32, fixed seeds), rounded to the format when copied into a tensor of
+-- that dtype. The reference is simt.ref.matmul of the ORIGINAL f32 inputs,
+-- accumulated in double (FP64) and rounded once to f32, so the relative
+-- error counts both the rounding of the inputs and the f32 accumulation.
+--
+-- Relative error = ||C - R|| / ||R|| (Frobenius norms). What to expect:
+-- rounding to nearest makes each input wrong by a relative amount uniform
+-- in [-u, u], u = 2^-p (p = precision bits incl. the implicit 1); a product
+-- has two such errors and the dot product's errors average out in the
+-- same way as its values, so rel_err ~ u * sqrt(2/3):
+--   f16, tf32 (p = 11) ~4e-4   bf16 (8) ~3e-3   e4m3 (4) ~5e-2   e5m2 (3) ~1e-1
+-- and f32 (the FP32-lane kernel, p = 24) ~1e-7, limited by accumulation.
+
+local P = {}
+
+P.formats = { "f32", "tf32", "f16", "bf16", "e4m3", "e5m2" }
+P.bits = { f32 = 32, tf32 = 19, f16 = 16, bf16 = 16, e4m3 = 8, e5m2 = 8 }
+P.precision = { f32 = 24, tf32 = 11, f16 = 11, bf16 = 8, e4m3 = 4, e5m2 = 3 }
+
+-- Expected relative error for inputs rounded to fmt (see the header).
+function P.expected_error(fmt)
+  return 2.0 ^ -P.precision[fmt] * math.sqrt(2 / 3)
+end
+
+-- ||C - R|| / ||R|| over all elements (C, R tensors of the same shape).
+function P.rel_error(C, R)
+  local c, r = C:to_table(), R:to_table()
+  local num, den = 0.0, 0.0
+  local function walk(x, y)
+    for i = 1, #x do
+      if type(x[i]) == "table" then
+        walk(x[i], y[i])
+      else
+        local d = x[i] - y[i]
+        num, den = num + d * d, den + y[i] * y[i]
+      end
+    end
+  end
+  walk(c, r)
+  return math.sqrt(num / den)
+end
+
+local kernels = {}
+local function kernel(name)
+  if not kernels[name] then kernels[name] = simt.kernel("lessons/kernels/" .. name .. ".s") end
+  return kernels[name]
+end
+
+-- Run C = A x B (n x n) with inputs in fmt. how = "tiled" (default) or
+-- "global" for the Tensor Core kernels; fmt "f32" runs the FP32-lane
+-- kernel matmul_tiled16 instead. Returns the launch result with rel_err,
+-- expected (P.expected_error), fmt, kernel and C added.
+function P.matmul(g, fmt, n, how)
+  how = how or "tiled"
+  local A0 = simt.tensor{ n, n, init = "random", seed = 11, lo = -1, hi = 1 }
+  local B0 = simt.tensor{ n, n, init = "random", seed = 12, lo = -1, hi = 1 }
+  local A = g:tensor{ n, n, dtype = fmt }
+  local B = g:tensor{ n, n, dtype = fmt }
+  local C = g:tensor{ n, n }
+  A:copy_from(A0)
+  B:copy_from(B0)
+  local name, launch
+  if fmt == "f32" then
+    name = "matmul_tiled16"
+    launch = { grid = { (n + 15) // 16, (n + 15) // 16 }, block = { 16, 16 } }
+  elseif how == "global" then
+    name = "tc_matmul_global_" .. fmt
+    launch = { grid = { n // 16, (n + 63) // 64 }, block = { 32, 4 } }
+  else
+    name = "tc_matmul_tiled_" .. fmt
+    launch = { grid = { n // 32, n // 32 }, block = { 32, 4 } }
+  end
+  local r = g:launch(kernel(name), launch, A, B, C, n)
+  r.fmt, r.kernel, r.C = fmt, name, C
+  r.rel_err = P.rel_error(C, simt.ref.matmul(A0, B0))
+  r.expected = P.expected_error(fmt)
+  return r
+end
+
+-- Print format, bits, time, TFLOP/s and relative error for every format
+-- (n x n matmul, Tensor Core kernels `how`); returns the results.
+function P.table(g, n, how)
+  local rows = {}
+  print(("%-6s %5s %12s %9s %11s %11s  %s"):format("format", "bits", "time (us)", "TFLOP/s",
+        "rel. error", "expected", "kernel"))
+  for _, fmt in ipairs(P.formats) do
+    local r = P.matmul(g, fmt, n, how)
+    rows[#rows + 1] = r
+    print(("%-6s %5d %12.2f %9.2f %11.2e %11.2e  %s"):format(fmt, P.bits[fmt], r.time_us,
+          r.tflops, r.rel_err, r.expected, r.kernel))
+  end
+  return rows
+end
+
+-- FP16 overflows past 65504 where BF16 does not: store each value into a
+-- one-element tensor of both dtypes and return what comes back, as rows
+-- {value, f16, bf16}. (Used by lessons and tests.)
+function P.overflow_demo(values)
+  values = values or { 60000, 65504, 65520, 70000, 1e6 }
+  local rows = {}
+  for _, v in ipairs(values) do
+    local h = simt.tensor{ 1, dtype = "f16" }
+    local b = simt.tensor{ 1, dtype = "bf16" }
+    h:set(1, v)
+    b:set(1, v)
+    rows[#rows + 1] = { v, h:get(1), b:get(1) }
+  end
+  return rows
+end
+
+-- Peak micro-benchmark: tc_peak_FMT on `blocks` blocks of 8 warps, iters
+-- trips of 8 mma per warp. Returns the launch result with peak (the
+-- preset's sms x tc_flops_per_clk x clock, TFLOP/s) and ratio added.
+function P.peak(g, fmt, blocks, iters)
+  local d = g.desc
+  blocks = blocks or d.sms
+  local out = g:tensor{ blocks * 8 * 256 }
+  local r = g:launch(kernel("tc_peak_" .. fmt), { grid = { blocks }, block = { 256 } }, out, iters or 64)
+  local rate = d["tc_flops_per_clk_" .. ((fmt == "e4m3" or fmt == "e5m2") and "fp8" or fmt)]
+  r.peak = d.sms * rate * d.clock_mhz * 1e6 / 1e12
+  r.ratio = r.tflops / r.peak
+  return r
+end
+
+return P
