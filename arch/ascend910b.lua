@@ -36,6 +36,13 @@ return {
   int_lanes_per_sm = 128,       -- estimate
   sfu_lanes_per_sm = 16,        -- estimate
   lsu_lanes_per_sm = 32,        -- estimate
+  -- Tensor Cores: dense FLOP per clock per SM by input format (FP32 accumulate),
+  -- [spec] estimate: one 16x16x16 cube per core = 8192 FLOP/clk; 24 x 8192 x 1.8 GHz = 354 TF, the top of the ~280-354 TF third-party estimates; 0 = no Tensor Core for that format
+  tc_flops_per_clk_f16 = 8192,
+  tc_flops_per_clk_bf16 = 8192,
+  tc_flops_per_clk_tf32 = 0,
+  tc_flops_per_clk_fp8 = 0,
+  lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "lrr",                -- estimate (there is no warp scheduler)
 
   -- occupancy limits: all estimates (the programming model has no threads)

@@ -29,6 +29,13 @@ return {
   int_lanes_per_sm = 64,        -- [wp] 64 INT32 units per SM
   sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
   lsu_lanes_per_sm = 32,        -- [wp] 8 LD/ST units per sub-partition
+  -- Tensor Cores: dense FLOP per clock per SM by input format (FP32 accumulate),
+  -- [spec] 989.4 TF FP16/BF16, 494.7 TF TF32, 1978.9 TF FP8 / (132 SMs x 1.83 GHz, the clock NVIDIA's tensor figures use); 0 = no Tensor Core for that format
+  tc_flops_per_clk_f16 = 4096,
+  tc_flops_per_clk_bf16 = 4096,
+  tc_flops_per_clk_tf32 = 2048,
+  tc_flops_per_clk_fp8 = 8192,
+  lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "gto",                -- estimate: policy undocumented (as h200)
 
   -- occupancy limits

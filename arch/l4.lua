@@ -28,6 +28,13 @@ return {
   int_lanes_per_sm = 64,        -- [wp] half of the lanes also do INT32
   sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
   lsu_lanes_per_sm = 16,        -- [wp] 4 LD/ST units per sub-partition
+  -- Tensor Cores: dense FLOP per clock per SM by input format (FP32 accumulate),
+  -- [spec] 121 TF FP16/BF16, 60 TF TF32, 242.5 TF FP8 / (58 SMs x 2.04 GHz); 0 = no Tensor Core for that format
+  tc_flops_per_clk_f16 = 1024,
+  tc_flops_per_clk_bf16 = 1024,
+  tc_flops_per_clk_tf32 = 512,
+  tc_flops_per_clk_fp8 = 2048,
+  lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "gto",                -- estimate: policy undocumented (as h200)
 
   -- occupancy limits

@@ -41,6 +41,13 @@ return {
   int_lanes_per_sm = 64,        -- [wp] the SIMDs do INT32 at the FP32 rate
   sfu_lanes_per_sm = 16,        -- estimate: transcendentals at a quarter rate
   lsu_lanes_per_sm = 16,        -- estimate: 16 addresses per clock (64 B/clk L1 per CU)
+  -- Tensor Cores: dense FLOP per clock per SM by input format (FP32 accumulate),
+  -- [spec] 1307.4 TF FP16/BF16, 653.7 TF TF32, 2614.9 TF FP8 / (304 CUs x 2.1 GHz); 0 = no Tensor Core for that format
+  tc_flops_per_clk_f16 = 2048,
+  tc_flops_per_clk_bf16 = 2048,
+  tc_flops_per_clk_tf32 = 1024,
+  tc_flops_per_clk_fp8 = 4096,
+  lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "lrr",                -- estimate: AMD documents round-robin wave issue per SIMD
 
   -- occupancy limits

@@ -27,6 +27,13 @@ return {
   int_lanes_per_sm = 64,        -- [wp] half of the lanes also do INT32
   sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
   lsu_lanes_per_sm = 16,        -- [wp] 4 LD/ST units per sub-partition
+  -- Tensor Cores: dense FLOP per clock per SM by input format (FP32 accumulate),
+  -- [spec] 165.2 TF FP16/BF16 with FP32 accumulate, 82.6 TF TF32, 330.3 TF FP8 / (128 SMs x 2.52 GHz); 0 = no Tensor Core for that format
+  tc_flops_per_clk_f16 = 512,
+  tc_flops_per_clk_bf16 = 512,
+  tc_flops_per_clk_tf32 = 256,
+  tc_flops_per_clk_fp8 = 1024,
+  lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "gto",                -- estimate: policy undocumented (as h200)
 
   -- occupancy limits

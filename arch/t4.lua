@@ -27,6 +27,13 @@ return {
   int_lanes_per_sm = 64,        -- [wp] 64 INT32 units per SM
   sfu_lanes_per_sm = 16,        -- [wp] 4 SFUs per sub-partition
   lsu_lanes_per_sm = 16,        -- [wp] 4 LD/ST units per sub-partition
+  -- Tensor Cores: dense FLOP per clock per SM by input format (FP32 accumulate),
+  -- [spec] 65 TF FP16 / (40 SMs x 1.59 GHz); no BF16, TF32 or FP8 (Turing; INT8 not modelled); 0 = no Tensor Core for that format
+  tc_flops_per_clk_f16 = 1024,
+  tc_flops_per_clk_bf16 = 0,
+  tc_flops_per_clk_tf32 = 0,
+  tc_flops_per_clk_fp8 = 0,
+  lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "gto",                -- estimate: policy undocumented (as h200)
 
   -- occupancy limits

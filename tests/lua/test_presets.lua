@@ -51,6 +51,29 @@ for _, p in ipairs(simt.presets()) do
   end
 end
 
+-- Tensor Core peaks, dense, FP32 accumulate (gpu-specs.md): per-SM FLOP per
+-- clock x SMs x the clock the datasheet's tensor figures use (NVIDIA quotes
+-- H100/H200 tensor TFLOP/s at 1830 MHz, not the 1980 MHz boost clock).
+-- 0 = the chip has no Tensor Core for that format.
+local tc = {
+  v100       = { mhz = 1530, f16 = 125,    bf16 = 0,      tf32 = 0,     fp8 = 0 },
+  t4         = { mhz = 1590, f16 = 65,     bf16 = 0,      tf32 = 0,     fp8 = 0 },
+  a100       = { mhz = 1410, f16 = 312,    bf16 = 312,    tf32 = 156,   fp8 = 0 },
+  rtx4090    = { mhz = 2520, f16 = 165.2,  bf16 = 165.2,  tf32 = 82.6,  fp8 = 330.3 },
+  l4         = { mhz = 2040, f16 = 121,    bf16 = 121,    tf32 = 60,    fp8 = 242.5 },
+  h100       = { mhz = 1830, f16 = 989.4,  bf16 = 989.4,  tf32 = 494.7, fp8 = 1978.9 },
+  h200       = { mhz = 1830, f16 = 989.4,  bf16 = 989.4,  tf32 = 494.7, fp8 = 1978.9 },
+  mi300x     = { mhz = 2100, f16 = 1307.4, bf16 = 1307.4, tf32 = 653.7, fp8 = 2614.9 },
+}
+for name, s in pairs(tc) do
+  local d = simt.gpu{ arch = name }.desc
+  for _, f in ipairs({ "f16", "bf16", "tf32", "fp8" }) do
+    local tf = d["tc_flops_per_clk_" .. f] * d.sms * s.mhz * 1e6 / 1e12
+    assert(math.abs(tf - s[f]) <= 0.01 * s[f] + 1e-9,
+           string.format("%s: %s Tensor Core peak %.1f TF, datasheet %.1f TF", name, f, tf, s[f]))
+  end
+end
+
 -- the MI300X preset uses the non-packed rate (64 lanes): 163.4 TF packed
 -- would need 128
 local m = simt.gpu("mi300x").desc

@@ -271,6 +271,48 @@ static void test_default_is_edu_tiny(void **state)
     assert_memory_equal(&a, &b, sizeof a);
 }
 
+/* Every GPU preset file sets every field itself: a field a preset leaves
+ * out would silently take edu-tiny's value from gpu_desc_default. */
+static void test_presets_set_every_field(void **state)
+{
+    lua_State *L = *state;
+    gpu_desc_t d;
+    gpu_desc_default(&d);
+    arch_push_desc(L, &d);                       /* all field names */
+    int fields = lua_gettop(L);
+    arch_push_presets(L);
+    int presets = lua_gettop(L);
+    lua_Integer n = luaL_len(L, presets);
+    int gpus = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, presets, i);
+        char rel[128], path[512];
+        snprintf(rel, sizeof rel, "arch/%s.lua", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        assert_int_equal(arch_find_file(rel, path, sizeof path), 0);
+        assert_int_equal(luaL_dofile(L, path), LUA_OK);
+        int tbl = lua_gettop(L);
+        lua_getfield(L, tbl, "kind");
+        int is_cpu = lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "cpu") == 0;
+        lua_pop(L, 1);
+        if (!is_cpu) {
+            gpus++;
+            lua_pushnil(L);
+            while (lua_next(L, fields) != 0) {
+                lua_pop(L, 1);
+                lua_pushvalue(L, -1);
+                lua_gettable(L, tbl);
+                if (lua_isnil(L, -1))
+                    fail_msg("%s does not set field '%s'", rel, lua_tostring(L, -2));
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    assert_true(gpus >= 2);
+    lua_settop(L, fields - 1);
+}
+
 static void test_closest_and_presets(void **state)
 {
     lua_State *L = *state;
@@ -310,6 +352,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_preset_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_is_edu_tiny, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_presets_set_every_field, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closest_and_presets, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
