@@ -25,6 +25,10 @@ return {
   tc_flops_per_clk_bf16 = 512,
   tc_flops_per_clk_tf32 = 256,
   tc_flops_per_clk_fp8 = 1024,
+  -- 0: warp-level wmma.mma runs at the full rates above (no separate
+  -- warpgroup path on this chip; see the h200 preset)
+  tc_sync_flops_per_clk_f16 = 0, tc_sync_flops_per_clk_bf16 = 0,
+  tc_sync_flops_per_clk_tf32 = 0, tc_sync_flops_per_clk_fp8 = 0,
 
   -- occupancy limits: few warps, so they can all be drawn
   max_threads_per_sm = 256,    -- 8 warps

@@ -35,6 +35,14 @@ return {
   tc_flops_per_clk_bf16 = 4096,
   tc_flops_per_clk_tf32 = 2048,
   tc_flops_per_clk_fp8 = 8192,
+  -- The rate warp-level wmma.mma (CUDA's mma.sync) really gets: on Hopper the
+  -- datasheet rate needs the asynchronous warpgroup instruction wgmma, which
+  -- our ISA does not have; mma.sync saturates at ~63% of it (FP16 621-626 TF,
+  -- BF16 595, TF32 229). Fitted, see arch/CALIBRATION.md "Tensor Cores".
+  tc_sync_flops_per_clk_f16 = 2400,  -- as h200 (same SM; not measured on an H100): FP16 621-626 TF
+  tc_sync_flops_per_clk_bf16 = 2400, -- as h200 (same SM; not measured on an H100): BF16 595 TF (FP16's rate within 3%)
+  tc_sync_flops_per_clk_tf32 = 880,  -- as h200 (same SM; not measured on an H100): TF32 229 TF
+  tc_sync_flops_per_clk_fp8 = 4800,  -- estimate: twice FP16's, like the datasheet (not measured)
   lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "gto",                -- estimate: policy undocumented (as h200)
 

@@ -33,6 +33,14 @@ return {
   tc_flops_per_clk_bf16 = 4096, -- [spec] 989.4 TF
   tc_flops_per_clk_tf32 = 2048, -- [spec] 494.7 TF
   tc_flops_per_clk_fp8 = 8192,  -- [spec] 1978.9 TF (E4M3 and E5M2)
+  -- The rate warp-level wmma.mma (CUDA's mma.sync) really gets: on Hopper the
+  -- datasheet rate needs the asynchronous warpgroup instruction wgmma, which
+  -- our ISA does not have; mma.sync saturates at ~63% of it (FP16 621-626 TF,
+  -- BF16 595, TF32 229). Fitted, see arch/CALIBRATION.md "Tensor Cores".
+  tc_sync_flops_per_clk_f16 = 2400,  -- [meas] reference/h200-measured.md: FP16 621-626 TF
+  tc_sync_flops_per_clk_bf16 = 2400, -- [meas] reference/h200-measured.md: BF16 595 TF (FP16's rate within 3%)
+  tc_sync_flops_per_clk_tf32 = 880,  -- [meas] reference/h200-measured.md: TF32 229 TF
+  tc_sync_flops_per_clk_fp8 = 4800,  -- estimate: twice FP16's, like the datasheet (not measured)
 
   -- occupancy limits
   max_threads_per_sm = 2048,    -- [meas] driver: 2,048 threads per SM

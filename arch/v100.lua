@@ -32,6 +32,10 @@ return {
   tc_flops_per_clk_bf16 = 0,
   tc_flops_per_clk_tf32 = 0,
   tc_flops_per_clk_fp8 = 0,
+  -- 0: warp-level wmma.mma runs at the full rates above (no separate
+  -- warpgroup path on this chip; see the h200 preset)
+  tc_sync_flops_per_clk_f16 = 0, tc_sync_flops_per_clk_bf16 = 0,
+  tc_sync_flops_per_clk_tf32 = 0, tc_sync_flops_per_clk_fp8 = 0,
   lat_tensor = 32,              -- estimate: as h200 (mma latency ~30-35 cycles)
   sched = "gto",                -- estimate: policy undocumented (as h200)
 

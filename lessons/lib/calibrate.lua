@@ -34,6 +34,9 @@ M.measured = {
            ms = {0.076, 0.141, 0.274, 0.538, 1.081, 2.130, 0.076} },
   latency = { fma = 4.4, smem = 29, l1 = {40, 46}, l2 = 287, dram = 672 },
   ceilings = { chip_tflops = 60.3, sm_gflops = 449, hbm_gbs = 4410 },
+  -- warp-level mma.sync (WMMA 16x16x16, 4 independent accumulators)
+  tensor = { warps = {1, 2, 4, 8, 16}, f16 = {134, 270, 536, 613, 621},
+             chip = { f16 = 626, bf16 = 595, tf32 = 229 } },   -- 2 blocks x 8 warps per SM
 }
 
 local kernel_cache = {}
@@ -184,20 +187,43 @@ function M.ceilings(o)
   return { title = "Ceilings", rows = rows }
 end
 
+-- 7. Tensor Cores through warp-level wmma.mma (lessons/kernels/tc_peak_*.s:
+-- 4 independent accumulators, like the measurement), 1-16 warps in one
+-- block per SM, then 2 blocks of 8 warps per SM per format. Per-SM
+-- figures, so a few SMs stand for the chip (no memory traffic in the loop).
+function M.tensor(o)
+  local meas = M.measured.tensor
+  local g = simt.gpu{arch = "h200", sms = o.sms}
+  local f = M.CHIP_SMS / o.sms
+  local out = g:tensor{16 * 256}
+  local rows = {}
+  for i, W in ipairs(meas.warps) do
+    local r = g:launch(kernel("tc_peak_f16"), {grid = o.sms, block = 32 * W}, out, o.tc_iters)
+    rows[i] = { label = string.format("FP16 %d warps per SM", W), sim = r.tflops * f, meas = meas.f16[i] }
+  end
+  for _, fmt in ipairs{"f16", "bf16", "tf32"} do
+    local r = g:launch(kernel("tc_peak_" .. fmt), {grid = 2 * o.sms, block = 256}, out, o.tc_iters)
+    rows[#rows + 1] = { label = string.format("%s 2 x 8 warps per SM", ({f16 = "FP16", bf16 = "BF16", tf32 = "TF32"})[fmt]), sim = r.tflops * f,
+                        meas = meas.chip[fmt] }
+  end
+  return { title = "Tensor Cores, warp-level mma (TFLOP/s, whole-chip equivalent)", rows = rows }
+end
+
 -- Sizes: quick (for ctest) or full (scripts/calibrate.sh).
 function M.options(quick)
   if quick then
     return { quick = true, sms = 4, ceiling_sms = 4, fma_iters = 8, fma1_iters = 16,
-             stream_iters = 8, work_iters = 32, chase_steps = 128 }
+             stream_iters = 8, work_iters = 32, chase_steps = 128, tc_iters = 32 }
   end
   return { quick = false, sms = 8, ceiling_sms = 132, fma_iters = 32, fma1_iters = 64,
-           stream_iters = 16, work_iters = 64, chase_steps = 512 }
+           stream_iters = 16, work_iters = 64, chase_steps = 512, tc_iters = 128 }
 end
 
 function M.run(opts)
   local o = M.options(opts and opts.quick)
   return { latency = M.latency(o), ceilings = M.ceilings(o), sm_scaling = M.sm_scaling(o),
-           hiding = M.hiding(o), diverge = M.diverge(o), bank = M.bank(o), options = o }
+           hiding = M.hiding(o), diverge = M.diverge(o), bank = M.bank(o), tensor = M.tensor(o),
+           options = o }
 end
 
 local function dev(sim, meas)
@@ -230,6 +256,7 @@ function M.report(res)
   print()
   print_rows(res.diverge.title, res.diverge.rows, "%12.2f")
   print_rows(res.bank.title, res.bank.rows, "%12.2f")
+  print_rows(res.tensor.title, res.tensor.rows, "%12.1f")
 end
 
 if arg and arg[1] == "--report" then

@@ -123,6 +123,10 @@ void gpu_desc_default(gpu_desc_t *d)
     d->tc_flops_per_clk_bf16 = 512;
     d->tc_flops_per_clk_tf32 = 256;
     d->tc_flops_per_clk_fp8 = 1024;
+    d->tc_sync_flops_per_clk_f16 = 0;   /* 0: wmma.mma at the rates above */
+    d->tc_sync_flops_per_clk_bf16 = 0;
+    d->tc_sync_flops_per_clk_tf32 = 0;
+    d->tc_sync_flops_per_clk_fp8 = 0;
     d->max_threads_per_sm = 256;
     d->max_blocks_per_sm = 4;
     d->max_threads_per_block = 256;
@@ -190,6 +194,10 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("tc_flops_per_clk_bf16", d->tc_flops_per_clk_bf16, 0, 1u << 20, err) ||
         check_u("tc_flops_per_clk_tf32", d->tc_flops_per_clk_tf32, 0, 1u << 20, err) ||
         check_u("tc_flops_per_clk_fp8", d->tc_flops_per_clk_fp8, 0, 1u << 20, err) ||
+        check_u("tc_sync_flops_per_clk_f16", d->tc_sync_flops_per_clk_f16, 0, 1u << 20, err) ||
+        check_u("tc_sync_flops_per_clk_bf16", d->tc_sync_flops_per_clk_bf16, 0, 1u << 20, err) ||
+        check_u("tc_sync_flops_per_clk_tf32", d->tc_sync_flops_per_clk_tf32, 0, 1u << 20, err) ||
+        check_u("tc_sync_flops_per_clk_fp8", d->tc_sync_flops_per_clk_fp8, 0, 1u << 20, err) ||
         check_u("lat_tensor", d->lat_tensor, 1, 10000, err) ||
         check_u("max_threads_per_sm", d->max_threads_per_sm, 32, 65536, err) ||
         check_u("max_blocks_per_sm", d->max_blocks_per_sm, 1, 1024, err) ||
@@ -376,12 +384,14 @@ static void set_unit_timing(const gpu_desc_t *d, sm_launch_t *l)
     l->latency[UNIT_BRANCH] = d->lat_branch;
     l->latency[UNIT_BAR] = 1;
     /* Tensor Core: each scheduler has rate / s FLOP per clock, so a
-     * wmma.mma of F FLOP holds it ceil(F * s / rate) cycles (0 = none) */
+     * wmma.mma of F FLOP holds it ceil(F * s / rate) cycles (0 = none).
+     * rate is the warp-level (mma.sync) rate, which on Hopper is below
+     * the datasheet's tc_flops_per_clk (see gpu.h). */
     l->issue_interval[UNIT_TENSOR] = 1;
     l->latency[UNIT_TENSOR] = d->lat_tensor;
     const isa_type_t tc_types[5] = { T_F16, T_BF16, T_TF32, T_E4M3, T_E5M2 };
     for (int i = 0; i < 5; i++) {
-        uint32_t rate = gpu_tc_flops_per_clk(d, tc_types[i]);
+        uint32_t rate = gpu_tc_sync_flops_per_clk(d, tc_types[i]);
         l->tc_interval[tc_types[i]] = rate ? (uint32_t)ceil_div((uint64_t)isa_mma_flops(tc_types[i]) * s, rate) : 0;
     }
 }
@@ -395,6 +405,20 @@ uint32_t gpu_tc_flops_per_clk(const gpu_desc_t *d, isa_type_t t)
     case T_E4M3: case T_E5M2: return d->tc_flops_per_clk_fp8;
     default: return 0;
     }
+}
+
+uint32_t gpu_tc_sync_flops_per_clk(const gpu_desc_t *d, isa_type_t t)
+{
+    uint32_t peak = gpu_tc_flops_per_clk(d, t);
+    uint32_t sync = 0;
+    switch (t) {
+    case T_F16: sync = d->tc_sync_flops_per_clk_f16; break;
+    case T_BF16: sync = d->tc_sync_flops_per_clk_bf16; break;
+    case T_TF32: sync = d->tc_sync_flops_per_clk_tf32; break;
+    case T_E4M3: case T_E5M2: sync = d->tc_sync_flops_per_clk_fp8; break;
+    default: break;
+    }
+    return peak == 0 ? 0 : sync != 0 ? sync : peak;
 }
 
 /* A wmma.mma in a format the GPU has no Tensor Core for: report it. */

@@ -50,6 +50,15 @@ typedef struct gpu_desc {
     uint32_t tc_flops_per_clk_bf16; /* BF16 inputs                           */
     uint32_t tc_flops_per_clk_tf32; /* TF32 inputs                           */
     uint32_t tc_flops_per_clk_fp8;  /* FP8 inputs (E4M3 and E5M2)            */
+    /* The rate warp-level wmma.mma actually gets (FLOP per clock per SM),
+     * which sets its issue interval. Equal to tc_flops_per_clk_* on most
+     * chips; on Hopper the datasheet rate needs the warpgroup instruction
+     * (wgmma, not in our ISA) and warp-level mma.sync reaches ~60% of it
+     * (arch/CALIBRATION.md). 0: same as tc_flops_per_clk_*. */
+    uint32_t tc_sync_flops_per_clk_f16;  /* FP16 inputs                      */
+    uint32_t tc_sync_flops_per_clk_bf16; /* BF16 inputs                      */
+    uint32_t tc_sync_flops_per_clk_tf32; /* TF32 inputs                      */
+    uint32_t tc_sync_flops_per_clk_fp8;  /* FP8 inputs (E4M3 and E5M2)       */
     /* occupancy limits */
     uint32_t max_threads_per_sm;
     uint32_t max_blocks_per_sm;
@@ -83,6 +92,9 @@ typedef struct gpu_desc {
 /* Tensor Core FLOP per clock per SM for wmma.mma input type t (f16 bf16
  * tf32 e4m3 e5m2; the FP8 types share tc_flops_per_clk_fp8); 0 for none. */
 uint32_t gpu_tc_flops_per_clk(const gpu_desc_t *d, isa_type_t t);
+/* The rate wmma.mma of input type t issues at: tc_sync_flops_per_clk for
+ * t if set, else gpu_tc_flops_per_clk (0: no Tensor Core for t). */
+uint32_t gpu_tc_sync_flops_per_clk(const gpu_desc_t *d, isa_type_t t);
 
 /* Stall reasons: why a scheduler issued nothing in a cycle. */
 typedef enum gpu_stall {

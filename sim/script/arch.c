@@ -48,6 +48,8 @@ static const arch_field_t arch_fields[] = {
     F(sfu_lanes_per_sm, K_U32), F(lsu_lanes_per_sm, K_U32), F(sched, K_SCHED),
     F(tc_flops_per_clk_f16, K_U32), F(tc_flops_per_clk_bf16, K_U32),
     F(tc_flops_per_clk_tf32, K_U32), F(tc_flops_per_clk_fp8, K_U32),
+    F(tc_sync_flops_per_clk_f16, K_U32), F(tc_sync_flops_per_clk_bf16, K_U32),
+    F(tc_sync_flops_per_clk_tf32, K_U32), F(tc_sync_flops_per_clk_fp8, K_U32),
     F(max_threads_per_sm, K_U32), F(max_blocks_per_sm, K_U32),
     F(max_threads_per_block, K_U32), F(regs_per_sm, K_U32),
     F(reg_alloc_unit, K_U32), F(smem_per_sm, K_U32), F(smem_per_block, K_U32),

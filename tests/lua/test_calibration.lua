@@ -76,6 +76,18 @@ for i, r in ipairs(res.bank.rows) do
   end
 end
 
+-- 7. Tensor Cores (warp-level mma): the 1-16 warp curve relative to its
+-- 16-warp value, and each format's 2 x 8 warp rate relative to FP16's
+-- (ratios: the datasheet peak is a different, wgmma-only figure).
+local tc = res.tensor.rows
+for i = 1, 5 do
+  within(tc[i].sim / tc[5].sim, tc[i].meas / tc[5].meas, TOL, "Tensor Core curve " .. tc[i].label)
+end
+within(tc[5].sim, tc[5].meas, TOL, "Tensor Core saturated FP16 (TFLOP/s)")
+for i = 7, 8 do
+  within(tc[i].sim / tc[6].sim, tc[i].meas / tc[6].meas, TOL, "Tensor Core format ratio " .. tc[i].label)
+end
+
 if #failures > 0 then
   error("calibration shapes off:\n  " .. table.concat(failures, "\n  "))
 end
