@@ -23,6 +23,21 @@
 
 #define CPU_TICKS_PER_CYCLE 1024u  /* DRAM timeline resolution (dram.h) */
 
+/* Where the work-items' saved registers (the "context arrays" of a CPU
+ * runtime, see cpu.h) live in the cache model's address space: core i's
+ * area starts at CPU_CTX_BASE + i * CPU_CTX_BYTES. It holds 64 registers x
+ * 4096 threads (the largest block cpu_desc_validate allows) x 4 bytes, so
+ * 1024 cores end exactly at 2^32. Device allocations (mem.c) start near 0
+ * and would have to pass 3 GB to alias it; an alias would only change
+ * cache timing, never data (the caches hold tags only). */
+#define CPU_CTX_BASE  0xC0000000u
+#define CPU_CTX_BYTES (ISA_NUM_REGS * 4096u * 4u)
+
+/* Bytes one store port writes per cycle: a SIMD store of more (a 64-byte
+ * AVX-512 store on Zen 4, whose store data path is 256 bits wide) holds
+ * its port for bytes / 32 cycles. Scalar stores take one cycle. */
+#define CPU_STORE_BYTES_PER_CYCLE 32u
+
 /* One core: its caches, its pipeline state and the block it runs. */
 typedef struct cpu_core {
     cache_t l1, l2;              /* private caches (tags only)               */
@@ -49,6 +64,10 @@ typedef struct cpu_core {
     uint32_t cur;                /* group executing now                      */
     uint32_t live;               /* groups not done                          */
     uint32_t at_bar;             /* groups waiting at bar.sync               */
+    uint64_t *fill;              /* per group: registers saved at its last
+                                    barrier, to reload before it runs on;
+                                    owned per launch                         */
+    uint32_t ctx_base;           /* this core's context area (CPU_CTX_BASE)  */
 } cpu_core_t;
 
 struct cpu {
@@ -62,6 +81,8 @@ struct cpu {
 typedef struct cpu_run {
     const isa_program_t *prog;
     sm_deps_t *deps;             /* prog->ncode entries; owned               */
+    uint64_t *live;              /* prog->ncode + 1 entries: registers live
+                                    before each pc (live_in); owned          */
     mem_t *mem;
     const uint32_t *params;
     uint32_t grid[3], block[3];
@@ -193,6 +214,7 @@ static void core_free(cpu_core_t *k)
     free(k->groups);
     free(k->regs);
     free(k->smem);
+    free(k->fill);
     memset(k, 0, sizeof *k);
 }
 
@@ -380,6 +402,70 @@ static uint64_t global_access(cpu_t *c, cpu_core_t *k, const exec_info_t *info, 
     return ready;
 }
 
+/* ---- registers live across barriers ------------------------------------------------ */
+
+/* Registers each instruction reads (use) and surely writes (kill: an
+ * unguarded destination; a guarded write may not happen, so it kills
+ * nothing), as bit sets over %r0..%r63. */
+static uint64_t reg_bits(uint32_t first, uint32_t count)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < count && first + i < ISA_NUM_REGS; i++)
+        m |= 1ull << (first + i);
+    return m;
+}
+
+/* Backward data-flow liveness over p's control-flow graph: live[pc] = the
+ * registers whose value at pc may still be read (live_in). live[ncode] = 0
+ * (past the end). Successors: the next pc, a branch's target (both for a
+ * guarded branch), none after an unguarded exit. Iterates to the fixed
+ * point (at most ncode x 64 rounds; a few in practice). */
+static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, uint64_t *live)
+{
+    uint32_t n = p->ncode;
+    for (uint32_t pc = 0; pc <= n; pc++)
+        live[pc] = 0;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t i = n; i-- > 0;) {
+            const isa_instr_t *in = &p->code[i];
+            const sm_deps_t *d = &deps[i];
+            int guarded = in->guard != ISA_NO_REG;
+            uint64_t out = 0;
+            if (in->op == OP_BRA) {
+                if (in->opd[0].imm < n)
+                    out |= live[in->opd[0].imm];
+                if (guarded)
+                    out |= live[i + 1];
+            } else if (in->op != OP_EXIT || guarded) {
+                out = live[i + 1];
+            }
+            uint64_t use = 0, kill = 0;
+            for (uint32_t j = 0; j < d->nsrc; j++)
+                use |= reg_bits(d->src[j], d->src_n[j]);
+            if (d->dst != ISA_NO_REG && !guarded)
+                kill = reg_bits(d->dst, d->dst_n);
+            uint64_t v = use | (out & ~kill);
+            if (v != live[i]) {
+                live[i] = v;
+                changed = 1;
+            }
+        }
+    }
+}
+
+int cpu_live_in(const isa_program_t *p, uint64_t *live, simt_err_t *err)
+{
+    sm_deps_t *deps = calloc(p->ncode ? p->ncode : 1, sizeof *deps);
+    if (!deps)
+        return simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+    sm_decode_deps(p, deps);
+    live_in_from_deps(p, deps, live);
+    free(deps);
+    return 0;
+}
+
 /* ---- timing of one instruction ------------------------------------------------- */
 
 /* Earliest-free port of a unit (row) and its index. */
@@ -392,13 +478,14 @@ static uint32_t pick_port(const uint64_t *ports, uint32_t n)
     return best;
 }
 
-/* Time instruction `pc` of group w on core k, which exec_step has just
- * executed (info). `taken`: a branch that jumped. See cpu.h for the model. */
-static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, uint32_t pc,
-                       const exec_info_t *info, int taken)
+/* Time one instruction of group w on core k: dep its operands, info what
+ * exec_step did (or a register save/restore made up by save_regs /
+ * restore_regs: ctx = 1, counted in spill_bytes instead of the global
+ * bytes). `taken`: a branch that jumped. See cpu.h for the model. */
+static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, const sm_deps_t *dep,
+                       const exec_info_t *info, int taken, int ctx)
 {
     const cpu_desc_t *d = &c->d;
-    const sm_deps_t *dep = &r->deps[pc];
     cpu_stats_t *st = r->st;
 
     /* 1. dispatch: issue_width per cycle, and a free reorder-buffer entry */
@@ -483,7 +570,18 @@ static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, u
             done = global_access(c, k, info, t, &busy, &far, st);
             if (info->is_store && info->op == OP_ST)
                 done = t + 1;               /* the store buffer takes it */
-            if (info->is_store) st->st_bytes += bytes; else st->ld_bytes += bytes;
+            if (ctx)
+                st->spill_bytes += bytes;
+            else if (info->is_store)
+                st->st_bytes += bytes;
+            else
+                st->ld_bytes += bytes;
+        }
+        /* the store data path is CPU_STORE_BYTES_PER_CYCLE wide */
+        if (info->is_store && info->op == OP_ST) {
+            uint32_t data = (uint32_t)((bytes + CPU_STORE_BYTES_PER_CYCLE - 1) / CPU_STORE_BYTES_PER_CYCLE);
+            if (data > busy)
+                busy = data;
         }
         result_mem |= far;
     }
@@ -519,6 +617,71 @@ static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, u
         k->fe_used = d->issue_width;   /* a taken branch ends the fetch group */
 }
 
+/* ---- register save and restore at barriers -------------------------------------- */
+
+/* A made-up SIMD access of register reg of group g (its lanes: mask) to
+ * the core's context area: the runtime's array ctx_reg[thread] for that
+ * register, so the group's lanes are consecutive words. */
+static void ctx_access(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, uint32_t g,
+                       uint32_t reg, int store)
+{
+    uint32_t W = c->d.simd_width;
+    uint32_t lane0 = (g * W) % WARP_SIZE;
+    exec_info_t info;
+    memset(&info, 0, sizeof info);
+    info.op = store ? OP_ST : OP_LD;
+    info.unit = UNIT_LSU;
+    info.space = SPACE_GLOBAL;
+    info.is_store = (uint8_t)store;
+    info.bytes = 4;
+    info.parts = 1;
+    info.mask = w->live;
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        if (w->live >> l & 1u)
+            info.addrs[l] = k->ctx_base + (reg * r->ngroups * W + g * W + (l - lane0)) * 4u;
+    sm_deps_t dep;
+    memset(&dep, 0, sizeof dep);
+    dep.unit = UNIT_LSU;
+    dep.dst = dep.pdst = ISA_NO_REG;
+    dep.psrc[0] = dep.psrc[1] = dep.psrc[2] = ISA_NO_REG;
+    dep.dst_n = 1;
+    if (store) {
+        dep.nsrc = 1;
+        dep.src[0] = (uint8_t)reg;
+        dep.src_n[0] = 1;
+    } else {
+        dep.dst = (uint8_t)reg;
+    }
+    time_instr(c, k, r, w, &dep, &info, 0, 1);
+    r->st->spill_instrs++;
+}
+
+/* Group g of core k has just executed the bar.sync at pc: store every
+ * register live after the barrier (one SIMD store each) and remember them
+ * for restore_regs. This is what a CPU runtime pays to run many threads on
+ * one core between barriers (cpu.h, "Barriers"). */
+static void save_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g, uint32_t pc)
+{
+    uint64_t m = r->live[pc + 1];
+    warp_t *w = &k->groups[g];
+    for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
+        if (m >> reg & 1u)
+            ctx_access(c, k, r, w, g, reg, 1);
+    k->fill[g] = m;
+}
+
+/* Group g is about to run again after a barrier: reload its saved
+ * registers (one SIMD load each; later instructions wait for them). */
+static void restore_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g)
+{
+    uint64_t m = k->fill[g];
+    warp_t *w = &k->groups[g];
+    for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
+        if (m >> reg & 1u)
+            ctx_access(c, k, r, w, g, reg, 0);
+    k->fill[g] = 0;
+}
+
 /* ---- blocks and thread groups ---------------------------------------------------- */
 
 /* Start block number b on core k. */
@@ -548,6 +711,7 @@ static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
         /* the registers of a new group hold nothing pending */
         for (uint32_t i = 0; i < ISA_NUM_REGS; i++)
             w->reg_ready[i] = 0;
+        k->fill[g] = 0;
     }
     k->busy = 1;
     k->cur = 0;
@@ -612,6 +776,8 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
                          "(an endless loop? raise max_instrs if it is just long)",
                          r->prog->name, r->st->instrs, c->d.name);
     warp_t *w = &k->groups[k->cur];
+    if (k->fill[k->cur])
+        restore_regs(c, k, r, k->cur);
     exec_ctx_t x = {
         .prog = r->prog, .mem = r->mem, .smem = k->smem, .smem_bytes = r->prog->shared_bytes,
         .params = r->params, .smid = i, .clock = k->fe,
@@ -624,7 +790,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
     if (exec_step(&x, w, &info, err) != 0)
         return -1;
     int taken = r->prog->code[pc].op == OP_BRA && w->depth > 0 && warp_pc(w) != pc + 1;
-    time_instr(c, k, r, w, pc, &info, taken);
+    time_instr(c, k, r, w, &r->deps[pc], &info, taken, 0);
     r->st->instrs++;
     r->st->thread_instrs += popcount(info.mask);
     r->st->flops += info.flops;
@@ -633,6 +799,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
         k->live--;
         next_group(k, r);
     } else if (info.barrier) {
+        save_regs(c, k, r, k->cur, pc);
         w->state = WARP_BARRIER;
         k->at_bar++;
         next_group(k, r);
@@ -664,15 +831,18 @@ static int check_launch(const cpu_t *c, const isa_program_t *p, const cpu_launch
 }
 
 /* Reset core k's pipeline and give it room for one block of the launch. */
-static int core_prepare(cpu_core_t *k, const cpu_run_t *r, int warm, simt_err_t *err)
+static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm, simt_err_t *err)
 {
     free(k->groups);
     free(k->regs);
     free(k->smem);
+    free(k->fill);
+    k->fill = calloc(r->ngroups, sizeof *k->fill);
+    k->ctx_base = CPU_CTX_BASE + i * CPU_CTX_BYTES;
     k->groups = calloc(r->ngroups, sizeof *k->groups);
     k->regs = calloc((size_t)r->ngroups * r->nregs * WARP_SIZE, sizeof *k->regs);
     k->smem = r->prog->shared_bytes ? calloc(1, r->prog->shared_bytes) : NULL;
-    if (!k->groups || !k->regs || (r->prog->shared_bytes && !k->smem))
+    if (!k->groups || !k->regs || !k->fill || (r->prog->shared_bytes && !k->smem))
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for a CPU core's thread groups");
     k->fe = 0;
     k->fe_used = 0;
@@ -718,13 +888,15 @@ int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *i
     uint32_t ncores = r.nblocks < d->cores ? (uint32_t)r.nblocks : d->cores;
     int rc = -1;
     r.deps = calloc(p->ncode ? p->ncode : 1, sizeof *r.deps);
-    if (!r.deps) {
+    r.live = calloc((size_t)p->ncode + 1, sizeof *r.live);
+    if (!r.deps || !r.live) {
         simt_errf(err, SIMT_E_NOMEM, "host out of memory");
         goto done;
     }
     sm_decode_deps(p, r.deps);
+    live_in_from_deps(p, r.deps, r.live);
     for (uint32_t i = 0; i < ncores; i++)
-        if (core_prepare(&c->core[i], &r, in->warm_caches, err) != 0)
+        if (core_prepare(&c->core[i], i, &r, in->warm_caches, err) != 0)
             goto done;
     if (in->warm_caches) {
         cache_clear_times(&c->l3);
@@ -773,6 +945,7 @@ int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *i
     rc = 0;
 done:
     free(r.deps);
+    free(r.live);
     if (out)
         *out = st;
     return rc;

@@ -29,11 +29,29 @@
  *    words or one broadcast word costs one port cycle per cache line; any
  *    other pattern is a gather costing one port cycle per lane. Shared
  *    memory is a per-core buffer that stays in L1: lat_l1.
+ *  - Stores: a store port writes 32 bytes per cycle on every preset (Zen
+ *    4's store data path is 256 bits wide), so a 16-lane (64-byte) store
+ *    holds it 2 cycles; a scalar store 1.
+ *  - Barriers cost what they cost a real CPU runtime. A thread group that
+ *    reaches bar.sync gives the core to the next group, and the next group
+ *    needs the SIMD registers: so (like POCL's "context arrays") the group
+ *    stores every register that is still needed after the barrier (live:
+ *    a liveness analysis of the kernel, cpu_live_in) to a per-core save
+ *    area, one SIMD store per register, and loads them back before it runs
+ *    on. These accesses go through the caches like any other (a block of
+ *    256 threads x 40 live registers saves 40 KB: more than a 32 KB L1),
+ *    are timed like the kernel's own loads and stores, and are counted in
+ *    spill_instrs / spill_bytes. Real runtimes keep values that are equal
+ *    in every thread (n, a loop counter) in one copy; the model saves every
+ *    live register, a little more than they do.
  *  - A block costs block_overhead cycles to start (the runtime's work-group
  *    loop); a launch costs launch_us (thread-pool wake-up), reported apart
  *    from the kernel time as for the GPU's launch_us.
  *
- * Not modelled (said here so lessons can say it): branch mispredictions,
+ * Not modelled (said here so lessons can say it): hardware prefetchers (a
+ * kernel that streams through memory waits for every miss), the limit of
+ * 32 SIMD registers (AVX-512) between barriers (a kernel with more live
+ * values would spill there too), branch mispredictions,
  * the limit on misses in flight per core (MSHRs), L3 and on-chip network
  * bandwidth, the split of the L3 into per-CCD slices (one L3 of l3_bytes is
  * shared by all cores), frequency changes with load, hyper-threading,
@@ -111,6 +129,9 @@ typedef struct cpu_stats {
     uint64_t l1_hits, l1_misses, l2_hits, l2_misses, l3_hits, l3_misses; /* lines */
     uint64_t dram_bytes;         /* read for misses + written back          */
     uint64_t time[CPU_T_COUNT];  /* core-cycles per cpu_time_t              */
+    uint64_t spill_instrs;       /* SIMD register saves + restores at barriers
+                                    (not counted in instrs)                  */
+    uint64_t spill_bytes;        /* bytes they moved (not in ld/st_bytes)    */
 } cpu_stats_t;
 
 #define CPU_DEFAULT_MAX_INSTRS 4000000000ull
@@ -137,6 +158,13 @@ int cpu_desc_validate(const cpu_desc_t *d, simt_err_t *err);
 cpu_t *cpu_create(const cpu_desc_t *d, simt_err_t *err);
 void cpu_free(cpu_t *c);
 const cpu_desc_t *cpu_desc(const cpu_t *c);
+
+/* Liveness of p's registers: live[pc] (pc = 0 .. p->ncode, so ncode + 1
+ * entries) gets bit r set when register r (%r0..%r63) may be read at or
+ * after pc before it is surely written (a guarded write does not count). The registers saved
+ * and restored at a bar.sync at pc are live[pc + 1]. Fails only with
+ * SIMT_E_NOMEM. */
+int cpu_live_in(const isa_program_t *p, uint64_t *live, simt_err_t *err);
 
 /* Run kernel p over memory m (which the caller owns: the same mem_t type
  * a GPU uses, so data and addresses are the same as on a GPU). args: nargs
