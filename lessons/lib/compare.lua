@@ -9,7 +9,9 @@
 --
 -- Options:
 --   workload  a matmul kernel name (matmul_naive, matmul_naive_T,
---             matmul_tiled16, matmul_tiled32, matmul_rect: n x n matrices),
+--             matmul_tiled16, matmul_tiled32, matmul_rect, matmul_reg64:
+--             n x n matrices; matmul_reg64 is the fastest on both kinds of
+--             device, the one to use for a fair large-size comparison),
 --             "vecadd" (n elements) or "conv2d_direct" (an n x n image,
 --             conv = {N = 1, C = 4, K = 8, R = 3, S = 3, pad = 1} by default)
 --   n         problem size
@@ -19,6 +21,8 @@
 --             (e.g. cpu_opts = {cores = 16})
 --   conv      convolution shape (see above); seed (default 1)
 --   quiet     true: do not print the summary
+--   context   false: leave the "in context" paragraph (real measured
+--             figures, see compare.CONTEXT) out of the summary
 --
 -- Time on each side = kernel time + that device's launch_us. For a GPU,
 -- launch_us is the host-side cost of one kernel launch (measured 3.2 us on
@@ -57,6 +61,47 @@ end
 
 local function is_cpu(dev) return dev.kind == "cpu" end
 
+-- What real hardware shows, for the summary (FP32 matrix multiply unless
+-- said otherwise). Sources: /work/shared/reference/h200-measured.md (H200
+-- library GEMMs at 8192^3; Xeon Sapphire Rapids class, 16 cores: naive
+-- loop, one-core and 16-core BLAS) and gpu-specs.md (EPYC 9554 peak).
+-- The EPYC BLAS figure is an estimate: 70-85% of its 7.68 TFLOP/s peak.
+compare.CONTEXT = [[
+  In context (real hardware, FP32 matrix multiply, good code on both sides):
+    - one CPU core vs a GPU: hundreds to tens of thousands of times. An H200
+      library GEMM runs at 50.6 TFLOP/s; one Xeon core runs a plain loop at
+      1.48 GFLOP/s (34,000x slower) and a tuned one-core BLAS with AVX-512 at
+      110 GFLOP/s (460x). cpu-core here is one scalar core: ~2,000x.
+    - a whole server CPU vs a GPU: tens of times at most. A 16-core Xeon BLAS
+      reaches 1,229 GFLOP/s (41x slower than the H200); a 64-core EPYC 9554
+      peaks at 7.68 TFLOP/s and a BLAS gets ~70-85% of that (~8-9x slower).
+      This simulator gives ~6x for matmul_reg64 at n = 1024 (h200 19 TFLOP/s,
+      cpu-server 3 TFLOP/s; tests/lua/test_cpu_order.lua): our ISA has no
+      128-bit loads, so that GPU kernel reaches 29% of its peak where a
+      library reaches 75%.
+    - Tensor Cores widen the gap: H200 library GEMMs reach 395 TFLOP/s in
+      TF32 and 756 in BF16, ~60-75x and ~115-140x a 64-core CPU's FP32 BLAS
+      (a CPU's own BF16 instructions narrow this about 2x).
+    - Small problems are different: a launch costs a few microseconds and a
+      small grid leaves most of a GPU idle, so there the CPU can win.
+]]
+
+local function ceil_div(a, b) return (a + b - 1) // b end
+
+-- matmul_reg64 (lessons/kernels/matmul_reg64.s; workloads.lua does not
+-- know it yet): 64 x 64 tiles, 16 x 16 threads. Returns r with r.out.
+local function matmul_reg64(dev, n, seed)
+  seed = seed or 1
+  local A = dev:tensor{ n, n, init = "random", seed = seed, name = "A" }
+  local B = dev:tensor{ n, n, init = "random", seed = seed + 1, name = "B" }
+  local C = dev:tensor{ n, n, name = "C" }
+  local cfg = { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 16, 16 } }
+  if not is_cpu(dev) then cfg.check = false end
+  local r = dev:launch(W.kernel("matmul_reg64"), cfg, A, B, C, n)
+  r.A, r.B, r.out, r.kernel = A, B, C, "matmul_reg64"
+  return r
+end
+
 -- Run the workload on dev; returns the launch result and the output tensor.
 local function run_on(dev, o)
   local w, n = o.workload, o.n
@@ -70,6 +115,9 @@ local function run_on(dev, o)
     local Wt = dev:tensor{ K, C, R, S, init = "random", seed = (o.seed or 1) + 1, name = "Wt" }
     local Y, runs = conv.direct(dev, X, Wt, { pad = z.pad or 1, stride = z.stride or 1 })
     return runs.direct, Y
+  elseif w == "matmul_reg64" then
+    local r = matmul_reg64(dev, n, o.seed)
+    return r, r.out
   elseif w:match("^matmul") then
     local r = W.matmul(dev, w, n, { seed = o.seed, check = false })
     return r, r.out
@@ -164,6 +212,15 @@ function compare.run(o)
     .. "  " .. verdict .. " Energy ratio (cpu / gpu): "
     .. string.format("%.2g", c.gpu.energy_j > 0 and c.cpu.energy_j / c.gpu.energy_j or 0) .. ".\n"
     .. "  The results are " .. (c.identical and "bit-identical." or "DIFFERENT (a bug, or a race in the kernel).")
+  for _, side in ipairs{ c.cpu, c.gpu } do
+    if side.where.idle > 0.5 then
+      c.summary = c.summary .. string.format("\n  %s was idle %s of the time: the problem is too small to fill it "
+                                             .. "(try a larger n).", side.name, pct(side.where.idle))
+    end
+  end
+  if o.context ~= false and c.cpu.kind ~= c.gpu.kind then
+    c.summary = c.summary .. "\n" .. compare.CONTEXT
+  end
   if not o.quiet then print(c.summary) end
   return c
 end
