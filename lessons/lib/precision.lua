@@ -24,6 +24,7 @@ local P = {}
 
 P.formats = { "f32", "tf32", "f16", "bf16", "e4m3", "e5m2" }
 P.bits = { f32 = 32, tf32 = 19, f16 = 16, bf16 = 16, e4m3 = 8, e5m2 = 8 }
+P.storage = { f32 = 4, tf32 = 4, f16 = 2, bf16 = 2, e4m3 = 1, e5m2 = 1 }  -- bytes per element
 P.precision = { f32 = 24, tf32 = 11, f16 = 11, bf16 = 8, e4m3 = 4, e5m2 = 3 }
 
 -- Expected relative error for inputs rounded to fmt (see the header).
@@ -55,10 +56,11 @@ local function kernel(name)
   return kernels[name]
 end
 
--- Run C = A x B (n x n) with inputs in fmt. how = "tiled" (default) or
--- "global" for the Tensor Core kernels; fmt "f32" runs the FP32-lane
+-- Run C = A x B (n x n) with inputs in fmt. how = "tiled" (default),
+-- "global" or "2x2" (register-blocked, 64 x 64 block tiles, any n that is
+-- a multiple of 4 bytes / element size) for the Tensor Core kernels; fmt "f32" runs the FP32-lane
 -- kernel matmul_tiled16 instead. Returns the launch result with rel_err,
--- expected (P.expected_error), fmt, kernel and C added.
+-- expected (P.expected_error), fmt, kernel, C and R (the reference) added.
 function P.matmul(g, fmt, n, how)
   how = how or "tiled"
   local A0 = simt.tensor{ n, n, init = "random", seed = 11, lo = -1, hi = 1 }
@@ -72,6 +74,13 @@ function P.matmul(g, fmt, n, how)
   if fmt == "f32" then
     name = "matmul_tiled16"
     launch = { grid = { (n + 15) // 16, (n + 15) // 16 }, block = { 16, 16 } }
+  elseif how == "2x2" then
+    if n % (4 // P.storage[fmt]) ~= 0 then
+      error(("tc_matmul_2x2_%s needs n a multiple of %d (whole words per row), got %d"):format(
+        fmt, 4 // P.storage[fmt], n), 2)
+    end
+    name = "tc_matmul_2x2_" .. fmt
+    launch = { grid = { (n + 63) // 64, (n + 63) // 64 }, block = { 32, 4 } }
   elseif how == "global" then
     name = "tc_matmul_global_" .. fmt
     launch = { grid = { n // 16, (n + 63) // 64 }, block = { 32, 4 } }
@@ -81,7 +90,8 @@ function P.matmul(g, fmt, n, how)
   end
   local r = g:launch(kernel(name), launch, A, B, C, n)
   r.fmt, r.kernel, r.C = fmt, name, C
-  r.rel_err = P.rel_error(C, simt.ref.matmul(A0, B0))
+  r.R = simt.ref.matmul(A0, B0)
+  r.rel_err = P.rel_error(C, r.R)
   r.expected = P.expected_error(fmt)
   return r
 end
@@ -119,15 +129,23 @@ end
 
 -- Peak micro-benchmark: tc_peak_FMT on `blocks` blocks of 8 warps, iters
 -- trips of 8 mma per warp. Returns the launch result with peak (the
--- preset's sms x tc_flops_per_clk x clock, TFLOP/s) and ratio added.
+-- preset's sms x tc_flops_per_clk x clock, TFLOP/s: the datasheet figure)
+-- and ratio = tflops / peak, and sync_peak (the same with the warp-level
+-- rate tc_sync_flops_per_clk, which wmma.mma issues at; = peak where that
+-- is 0) and sync_ratio. On h200, ratio ~0.6: see arch/CALIBRATION.md.
 function P.peak(g, fmt, blocks, iters)
   local d = g.desc
   blocks = blocks or d.sms
   local out = g:tensor{ blocks * 8 * 256 }
   local r = g:launch(kernel("tc_peak_" .. fmt), { grid = { blocks }, block = { 256 } }, out, iters or 64)
-  local rate = d["tc_flops_per_clk_" .. ((fmt == "e4m3" or fmt == "e5m2") and "fp8" or fmt)]
+  local key = (fmt == "e4m3" or fmt == "e5m2") and "fp8" or fmt
+  local rate = d["tc_flops_per_clk_" .. key]
+  local sync = d["tc_sync_flops_per_clk_" .. key]
+  if sync == 0 then sync = rate end
   r.peak = d.sms * rate * d.clock_mhz * 1e6 / 1e12
   r.ratio = r.tflops / r.peak
+  r.sync_peak = d.sms * sync * d.clock_mhz * 1e6 / 1e12
+  r.sync_ratio = r.tflops / r.sync_peak
   return r
 end
 

@@ -586,6 +586,13 @@ static int exec_wmma_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, 
     if (is_store)
         for (unsigned r = 0; r < g.nregs; r++)
             memcpy(data[r], &w->regs[(size_t)(reg->index + r) * WARP_SIZE], sizeof data[r]);
+    /* The kernel checker sees a fragment access as 16-byte ld/st pieces,
+     * one per lane and part: loads must read initialised memory, stores
+     * mark it written, and shared accesses take part in race detection
+     * like any ld/st (so another lane reading a stored fragment needs a
+     * bar.sync in between, as CUDA needs __syncwarp). info->op is
+     * OP_LD/OP_ST during those calls only. */
+    uint8_t op = info->op;
     for (unsigned part = 0; part < info->parts; part++) {
         uint32_t lo;
         for (uint32_t l = 0; l < WARP_SIZE; l++)
@@ -595,6 +602,13 @@ static int exec_wmma_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, 
             uint8_t *p = span ? span + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p)
                 return -1;
+            if (x->check) {   /* 16-byte ld/st pieces (see above) */
+                info->op = (uint8_t)(is_store ? OP_ST : OP_LD);
+                int rc = check_access(x->check, x, w, info, l, err);
+                info->op = op;
+                if (rc != 0)
+                    return -1;
+            }
             for (unsigned k = 0; k < 4; k++) {
                 if (is_store)
                     store_bytes(p + 4 * k, 4, data[4 * part + k][l]);
