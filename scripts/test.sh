@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Run the whole test suite: unit tests (cmocka) and Lua integration tests
 # (ctest), first in the normal build, then in an AddressSanitizer +
-# UndefinedBehaviorSanitizer build. Usage: scripts/test.sh [--fast]
-#   --fast   skip the sanitizer pass
+# UndefinedBehaviorSanitizer build, then `simtlab demo` and a few Lua tests
+# under valgrind, then a short libFuzzer run of every fuzz target
+# (FUZZ_SECONDS each, default 30; scripts/fuzz.sh). Usage:
+#   scripts/test.sh [--fast]
+#   --fast   only the normal build's tests (no sanitizers, valgrind, fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,4 +19,30 @@ if [ "${1:-}" != "--fast" ]; then
     cmake --build build-asan -j"$(nproc)"
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --output-on-failure -j"$(nproc)")
+
+    echo "== valgrind (memory errors and leaks)"
+    for args in "demo" "run tests/lua/test_check.lua" "run tests/lua/test_api.lua" \
+                "run tests/lua/test_barrier.lua"; do
+        # shellcheck disable=SC2086
+        if ! valgrind -q --error-exitcode=1 --leak-check=full build/simtlab $args \
+                >build/valgrind.log 2>&1; then
+            cat build/valgrind.log
+            echo "valgrind: simtlab $args failed"
+            exit 1
+        fi
+        echo "valgrind: simtlab $args clean"
+    done
+
+    echo "== fuzz smoke (${FUZZ_SECONDS:-30} s per target, build-fuzz/)"
+    for target in fuzz_asm fuzz_arch fuzz_lua fuzz_exec; do
+        mkdir -p build-fuzz
+        log="build-fuzz/smoke-$target.log"
+        if ! FUZZ_REBUILD=1 scripts/fuzz.sh "$target" "${FUZZ_SECONDS:-30}" >"$log" 2>&1; then
+            tail -60 "$log"
+            echo "fuzz: $target found a crash (input saved under build-fuzz/artifacts/)"
+            exit 1
+        fi
+        echo "fuzz: $target $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, no crash"
+        rm -f "$log"
+    done
 fi

@@ -501,10 +501,12 @@ static void apply_init(lua_State *L, int idx, tensor_t *t)
             double seed = opt_field_number(L, idx, "seed", 1);
             double lo = opt_field_number(L, idx, "lo", -1);
             double hi = opt_field_number(L, idx, "hi", 1);
-            if (seed != floor(seed))
-                lutil_error(L, "tensor option 'seed' must be an integer, got %g", seed);
-            if (!t->dt->is_float && (lo != floor(lo) || hi != floor(hi)))
-                lutil_error(L, "%s random init needs integer lo and hi, got lo=%g hi=%g",
+            /* range checks before the casts below (found by tests/fuzz/fuzz_lua.c) */
+            if (seed != floor(seed) || fabs(seed) >= 9223372036854775808.0)
+                lutil_error(L, "tensor option 'seed' must be an integer (|seed| < 2^63), got %g", seed);
+            if (!t->dt->is_float && (lo != floor(lo) || hi != floor(hi) || fabs(lo) > 4294967296.0 ||
+                                     fabs(hi) > 4294967296.0))
+                lutil_error(L, "%s random init needs integer lo and hi (|lo|, |hi| <= 2^32), got lo=%g hi=%g",
                             t->dt->name, lo, hi);
             fill_random(L, t, (uint64_t)(int64_t)seed, lo, hi);
         } else {
