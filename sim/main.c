@@ -64,7 +64,7 @@ static const char usage_text[] =
     "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
     "  --values A,B,...          its values, in order\n"
     "  --workload NAME           matmul_naive, matmul_naive_T, matmul_tiled16 (default),\n"
-    "                            matmul_tiled32, matmul_rect, vecadd\n"
+    "                            matmul_tiled32, matmul_reg64, matmul_rect, vecadd\n"
     "  --size N                  matrix size n (or vector length); default 64\n"
     "  --out FILE.csv            write one row per value\n"
     "  --png FILE.png            draw time against the value (a log axis for wide ranges)\n"

@@ -67,62 +67,64 @@ STEP:
     add.u32 %r24, %r7, 0;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p1;          // A[row0 + 0][t + tx] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r9+0], %r23;
+    mov.f32 %r27, 0.0;
+    @%p2 ld.global.f32 %r27, [%r22];
     add.u32 %r22, %r22, %r15;         // 8 rows down
     add.u32 %r24, %r7, 8;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p1;          // A[row0 + 8][t + tx] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r9+1024], %r23;
+    mov.f32 %r28, 0.0;
+    @%p2 ld.global.f32 %r28, [%r22];
     add.u32 %r22, %r22, %r15;         // 8 rows down
     add.u32 %r24, %r7, 16;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p1;          // A[row0 + 16][t + tx] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r9+2048], %r23;
+    mov.f32 %r29, 0.0;
+    @%p2 ld.global.f32 %r29, [%r22];
     add.u32 %r22, %r22, %r15;         // 8 rows down
     add.u32 %r24, %r7, 24;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p1;          // A[row0 + 24][t + tx] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r9+3072], %r23;
+    mov.f32 %r30, 0.0;
+    @%p2 ld.global.f32 %r30, [%r22];
     // Bs[ty + 8j][tx] = B[t + ty + 8j][col] for j = 0..3 (0 outside B)
     mov.u32 %r22, %r14;
     add.u32 %r24, %r17, %r5;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p0;          // B[t + ty + 0][col] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r10+0], %r23;
+    mov.f32 %r31, 0.0;
+    @%p2 ld.global.f32 %r31, [%r22];
     add.u32 %r22, %r22, %r15;         // 8 rows down
     add.u32 %r24, %r17, %r5;
     add.u32 %r24, %r24, 8;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p0;          // B[t + ty + 8][col] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r10+1024], %r23;
+    mov.f32 %r32, 0.0;
+    @%p2 ld.global.f32 %r32, [%r22];
     add.u32 %r22, %r22, %r15;         // 8 rows down
     add.u32 %r24, %r17, %r5;
     add.u32 %r24, %r24, 16;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p0;          // B[t + ty + 16][col] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r10+2048], %r23;
+    mov.f32 %r33, 0.0;
+    @%p2 ld.global.f32 %r33, [%r22];
     add.u32 %r22, %r22, %r15;         // 8 rows down
     add.u32 %r24, %r17, %r5;
     add.u32 %r24, %r24, 24;
     setp.lt.u32 %p2, %r24, %r3;
     and.pred %p2, %p2, %p0;          // B[t + ty + 24][col] inside?
-    mov.f32 %r23, 0.0;
-    @%p2 ld.global.f32 %r23, [%r22];
-    st.shared.f32 [%r10+3072], %r23;
+    mov.f32 %r34, 0.0;
+    @%p2 ld.global.f32 %r34, [%r22];
+    // the eight loads above are in flight together (eight registers);
+    // now store them to the tiles
+    st.shared.f32 [%r9+0], %r27;
+    st.shared.f32 [%r9+1024], %r28;
+    st.shared.f32 [%r9+2048], %r29;
+    st.shared.f32 [%r9+3072], %r30;
+    st.shared.f32 [%r10+0], %r31;
+    st.shared.f32 [%r10+1024], %r32;
+    st.shared.f32 [%r10+2048], %r33;
+    st.shared.f32 [%r10+3072], %r34;
     bar.sync;                          // both tiles complete
     // acc_j += As[ty + 8j][k] * Bs[k][tx], k = 0..31, j = 0..3 (unrolled)
     ld.shared.f32 %r25, [%r12+0];

@@ -34,6 +34,7 @@ local matmul_shapes = {
   matmul_naive_T = { block = { 16, 16 }, tile = 16 },
   matmul_tiled16 = { block = { 16, 16 }, tile = 16 },
   matmul_tiled32 = { block = { 32, 8 }, tile = 32 },
+  matmul_reg64   = { block = { 16, 16 }, tile = 64 },
 }
 
 -- The names W.matmul accepts, sorted.

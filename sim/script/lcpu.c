@@ -427,6 +427,8 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
     set_int(L, "l3_hits", st->l3_hits);
     set_int(L, "l3_misses", st->l3_misses);
     set_int(L, "dram_bytes", st->dram_bytes);
+    set_int(L, "spill_instrs", st->spill_instrs);   /* registers saved/restored at barriers */
+    set_int(L, "spill_bytes", st->spill_bytes);
     set_num(L, "dram_gbs", ratio((double)st->dram_bytes, secs) / 1e9);
     set_num(L, "ipc", ratio((double)st->instrs, (double)st->cycles * (st->cores_used ? st->cores_used : 1)));
     set_num(L, "lane_utilisation", ratio((double)st->thread_instrs, (double)st->instrs * d->simd_width));

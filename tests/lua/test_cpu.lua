@@ -88,3 +88,18 @@ local g = simt.gpu{ arch = "edu-tiny" }
 fails("is not a tensor of this CPU", server.launch, server, W.kernel("vecadd"), { grid = 1, block = 32 },
       g:tensor{ 32 }, server:tensor{ 32 }, server:tensor{ 32 }, 32)
 print("test_cpu ok")
+
+-- Barriers cost a CPU runtime register saves and restores (work-item loops
+-- split at bar.sync): the tiled kernel spills, the naive one (no barrier)
+-- does not, and the counters reach Lua.
+do
+  local c = simt.cpu{ arch = "cpu-server" }
+  local n = 64
+  local A = c:tensor{ n, n, init = "random", seed = 1 }
+  local B = c:tensor{ n, n, init = "random", seed = 2 }
+  local C = c:tensor{ n, n }
+  local r = c:launch(simt.kernel("lessons/kernels/matmul_tiled16.s"), { grid = { 4, 4 }, block = { 16, 16 } }, A, B, C, n)
+  assert(r.spill_instrs > 0 and r.spill_bytes > 0, "tiled16 on a CPU must spill at its barriers")
+  local r2 = c:launch(simt.kernel("lessons/kernels/matmul_naive.s"), { grid = { 4, 4 }, block = { 16, 16 } }, A, B, C, n)
+  assert(r2.spill_instrs == 0 and r2.spill_bytes == 0, "no barrier, no spills")
+end
