@@ -13,8 +13,60 @@ local cases = {
   tiny_tiled = { arch = "edu-tiny", kernel = "matmul_tiled16", n = 256, block = { 16, 16 }, tile = 16 },
   vecadd16m = { arch = "h200", kernel = "vecadd", n = 16 * 1024 * 1024, block = { 256 } },
 }
+-- Tensor Core cases tc512, tc1024: tc_matmul_2x2_FMT (64 x 64 block
+-- tiles) for FP16, BF16, TF32 and FP8 (E4M3), one line each with the
+-- simulator speed as above plus TFLOP/s, % of the preset's (datasheet)
+-- peak, and the speed-up over the FP32-lane matmul_tiled16 at the same n
+-- (run once; at n = 1024 that alone takes minutes of host time).
+local tc_n = ({ tc512 = 512, tc1024 = 1024 })[case]
 local c = cases[case]
-if not c then error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m)") end
+if not c and not tc_n then
+  error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, tc512, tc1024)")
+end
+
+local function median_run(run)
+  local times, r = {}, nil
+  for i = 1, reps do
+    local t0 = os.clock()
+    r = run()
+    times[i] = os.clock() - t0
+  end
+  table.sort(times)
+  return r, times[(reps + 1) // 2]
+end
+
+local function speed_line(name, arch, r, s)
+  return string.format("%-11s %-9s cycles %12d  warp-instr %11d  sim %7.3f s  %6.2f M warp-instr/s  %7.3f M cycles/s  slowdown x%.0f",
+    name, arch, r.cycles, r.warp_instrs, s, r.warp_instrs / s / 1e6, r.cycles / s / 1e6, s / (r.time_us * 1e-6))
+end
+
+if tc_n then
+  local g = simt.gpu{ arch = "h200" }
+  local d = g.desc
+  local n = tc_n
+  local A = g:tensor{ n, n, init = "random", seed = 1 }
+  local B = g:tensor{ n, n, init = "random", seed = 2 }
+  local C = g:tensor{ n, n }
+  local gx = ceil_div(n, 16)
+  local fp = g:launch(simt.kernel("lessons/kernels/matmul_tiled16.s"), { grid = { gx, gx }, block = { 16, 16 } },
+                      A, B, C, n)
+  for _, fmt in ipairs{ "f16", "bf16", "tf32", "e4m3" } do
+    local At = g:tensor{ n, n, dtype = fmt }
+    local Bt = g:tensor{ n, n, dtype = fmt }
+    At:copy_from(A)
+    Bt:copy_from(B)
+    local k = simt.kernel("lessons/kernels/tc_matmul_2x2_" .. fmt .. ".s")
+    local r, s = median_run(function()
+      return g:launch(k, { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 32, 4 } }, At, Bt, C, n)
+    end)
+    local key = fmt == "e4m3" and "fp8" or fmt
+    local peak = d.sms * d["tc_flops_per_clk_" .. key] * d.clock_mhz * 1e6 / 1e12
+    print(speed_line(("tc_%s_%d"):format(fmt, n), "h200", r, s) ..
+      string.format("\n  %-4s n=%d: %6.1f TF/s = %4.1f%% of the preset's %4.0f TF, x%.1f over FP32 matmul_tiled16 (%.1f TF/s)",
+        fmt, n, r.tflops, 100 * r.tflops / peak, peak, r.tflops / fp.tflops, fp.tflops))
+  end
+  return
+end
 
 local g = simt.gpu{ arch = c.arch }
 local k = simt.kernel("lessons/kernels/" .. c.kernel .. ".s")
@@ -36,13 +88,5 @@ else
   end
 end
 
-local times, r = {}, nil
-for i = 1, reps do
-  local t0 = os.clock()
-  r = run()
-  times[i] = os.clock() - t0
-end
-table.sort(times)
-local s = times[(reps + 1) // 2]
-print(string.format("%-11s %-9s cycles %12d  warp-instr %11d  sim %7.3f s  %6.2f M warp-instr/s  %7.3f M cycles/s  slowdown x%.0f",
-  case, c.arch, r.cycles, r.warp_instrs, s, r.warp_instrs / s / 1e6, r.cycles / s / 1e6, s / (r.time_us * 1e-6)))
+local r, s = median_run(run)
+print(speed_line(case, c.arch, r, s))
