@@ -13,7 +13,9 @@
 //          1.0 values, and runs 8 wmma.mma.bf16 per trip (two per
 //          accumulator): a dependent mma waits lat_tensor cycles, four
 //          independent ones keep the scheduler's Tensor Core busy.
-// Expect:  per-SM rate tc_flops_per_clk for bf16: on h200 the preset's peak.
+// Expect:  per-SM rate tc_sync_flops_per_clk for bf16 (the warp-level rate;
+//          tc_flops_per_clk where that is 0): on h200 ~60% of the datasheet
+//          peak, as measured with mma.sync (arch/CALIBRATION.md).
 .kernel tc_peak_bf16
 .param out
 .param iters
