@@ -1,0 +1,22 @@
+-- golden_cycles.lua: written by `simtlab run tests/lua/test_golden.lua update`; see that file
+return {
+  ["edu-tiny matmul_naive 48"] = { cycles = 56855, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["edu-tiny matmul_naive_T 48"] = { cycles = 73324, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["edu-tiny matmul_tiled16 48"] = { cycles = 27156, instrs = 16920, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["edu-tiny matmul_tiled32 48"] = { cycles = 28281, instrs = 24512, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["edu-tiny matmul_reg64 48"] = { cycles = 21193, instrs = 11696, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["edu-tiny vecadd 5000"] = { cycles = 5883, instrs = 3004, dram = 60000, result = "dd3f86422c2d9e36" },
+  ["edu-tiny conv2d_direct"] = { cycles = 7247, instrs = 3422, dram = 3200, result = "217697dfda4d2e86" },
+  ["edu-tiny branchy P=4"] = { cycles = 4260, instrs = 8432, dram = 1024, result = "328779d0c7c8ab25" },
+  ["edu-tiny tc_matmul_2x2_f16 64"] = { cycles = 8300, instrs = 1884, dram = 32768, result = "30d3c282fd04d57c" },
+  ["h200 matmul_naive 48"] = { cycles = 34377, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 matmul_naive_T 48"] = { cycles = 37166, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 matmul_tiled16 48"] = { cycles = 6094, instrs = 16920, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 matmul_tiled32 48"] = { cycles = 9948, instrs = 24512, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 matmul_reg64 48"] = { cycles = 6528, instrs = 11696, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 vecadd 5000"] = { cycles = 769, instrs = 3004, dram = 60000, result = "dd3f86422c2d9e36" },
+  ["h200 conv2d_direct"] = { cycles = 9982, instrs = 3422, dram = 3200, result = "217697dfda4d2e86" },
+  ["h200 branchy P=4"] = { cycles = 6624, instrs = 8432, dram = 1024, result = "328779d0c7c8ab25" },
+  ["h200 tc_matmul_2x2_f16 64"] = { cycles = 3941, instrs = 1884, dram = 32768, result = "30d3c282fd04d57c" },
+  ["cpu-core matmul_tiled16 24"] = { cycles = 155524, instrs = 172032, dram = 22272, result = "b94087c8deaa47c3" },
+}
