@@ -21,12 +21,12 @@
 
 #include "arch.h"
 #include "cpu.h"
+#include "lsimt.h"
 #include "lutil.h"
 #include "tensor.h"
 
 #define LCPU_MT "simt.cpu"
 #define KERNEL_MT "simt.kernel" /* lsimt.c: userdata whose first member is an isa_program_t */
-#define SCALAR_MT "simt.scalar" /* lsimt.c: userdata whose first member is the uint32_t bits */
 
 /* The CPU userdata. */
 typedef struct lcpu {
@@ -245,18 +245,7 @@ static int l_cpu(lua_State *L)
     cpu_desc_t d;
     simt_err_t err;
     simt_err_clear(&err);
-    if (lua_isnoneornil(L, 1)) {
-        lua_settop(L, 0);
-        lua_newtable(L);
-    } else if (lua_type(L, 1) == LUA_TSTRING) {
-        lua_createtable(L, 0, 1);
-        lua_pushvalue(L, 1);
-        lua_setfield(L, -2, "arch");
-        lua_replace(L, 1);
-    } else if (lua_type(L, 1) != LUA_TTABLE) {
-        return luaL_typeerror(L, 1, "table like {arch = \"cpu-server\"} or a preset name");
-    }
-    lua_settop(L, 1);
+    lutil_desc_arg(L, "table like {arch = \"cpu-server\"} or a preset name");
     if (lua_getfield(L, 1, "arch") == LUA_TSTRING) {
         char name[256];
         snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
@@ -327,76 +316,7 @@ static int cpu_tensor(lua_State *L)
     return tensor_gpu_new(L);
 }
 
-/* Read a grid/block shape: a number or a table of 1 to 3 integers >= 1. */
-static void get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
-{
-    int ty = lua_getfield(L, idx, key);
-    out[0] = out[1] = out[2] = 1;
-    if (ty == LUA_TNUMBER && lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 &&
-        lua_tointeger(L, -1) <= (lua_Integer)UINT32_MAX) {
-        out[0] = (uint32_t)lua_tointeger(L, -1);
-    } else if (ty == LUA_TTABLE && luaL_len(L, -1) >= 1 && luaL_len(L, -1) <= 3) {
-        for (int i = 0; i < (int)luaL_len(L, -1); i++) {
-            lua_geti(L, -1, i + 1);
-            lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
-            if (v < 1 || v > (lua_Integer)UINT32_MAX)
-                lutil_error(L, "launch: %s[%d] must be a positive integer", key, i + 1);
-            out[i] = (uint32_t)v;
-            lua_pop(L, 1);
-        }
-    } else {
-        lutil_error(L, "launch: the configuration needs '%s' as a positive integer or a table of 1 to 3, "
-                       "e.g. %s = {4, 4}", key, key);
-    }
-    lua_pop(L, 1);
-}
 
-/* The 32 bits of kernel argument at stack index arg. */
-static uint32_t arg_bits(lua_State *L, lcpu_t *C, const isa_program_t *p, int arg, int i)
-{
-    tensor_t *t = tensor_test(L, arg);
-    const char *pname = p->params[i];
-    if (t) {
-        if (t->gpu != C->memgpu)
-            lutil_error(L, "launch: argument %d (%s) is not a tensor of this CPU (make it with c:tensor{...})",
-                        i + 1, pname);
-        return t->addr;
-    }
-    if (luaL_testudata(L, arg, SCALAR_MT)) {
-        uint32_t bits;
-        memcpy(&bits, lua_touserdata(L, arg), sizeof bits);
-        return bits;
-    }
-    if (lua_isinteger(L, arg)) {
-        lua_Integer v = lua_tointeger(L, arg);
-        if (v < INT32_MIN || v > (lua_Integer)UINT32_MAX)
-            lutil_error(L, "launch: argument %d (%s) does not fit in 32 bits", i + 1, pname);
-        return (uint32_t)v;
-    }
-    if (lua_type(L, arg) == LUA_TNUMBER) {
-        float f = (float)lua_tonumber(L, arg);
-        uint32_t bits;
-        memcpy(&bits, &f, sizeof bits);
-        return bits;
-    }
-    lutil_error(L, "launch: argument %d (%s) must be a tensor or a number, got %s", i + 1, pname,
-                luaL_typename(L, arg));
-    return 0;
-}
-
-static void set_int(lua_State *L, const char *k, uint64_t v)
-{
-    lua_pushinteger(L, (lua_Integer)v);
-    lua_setfield(L, -2, k);
-}
-
-static void set_num(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 static const char *const time_names[CPU_T_COUNT] = { "compute", "memory", "overhead", "idle" };
 
@@ -405,42 +325,42 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
 {
     double secs = st->time_us * 1e-6, total = 0;
     lua_createtable(L, 0, 40);
-    set_int(L, "cycles", st->cycles);
-    set_num(L, "time_us", st->time_us);
-    set_num(L, "launch_us", d->launch_us);
-    set_int(L, "instrs", st->instrs);
-    set_int(L, "warp_instrs", st->instrs);
-    set_int(L, "thread_instrs", st->thread_instrs);
-    set_int(L, "flops", st->flops);
-    set_num(L, "gflops", ratio((double)st->flops, secs) / 1e9);
-    set_num(L, "tflops", ratio((double)st->flops, secs) / 1e12);
-    set_int(L, "blocks", st->blocks);
-    set_int(L, "threads", st->threads);
-    set_int(L, "cores_used", st->cores_used);
-    set_int(L, "gld_bytes", st->ld_bytes);
-    set_int(L, "gst_bytes", st->st_bytes);
-    set_int(L, "gathers", st->gathers);
-    set_int(L, "l1_hits", st->l1_hits);
-    set_int(L, "l1_misses", st->l1_misses);
-    set_int(L, "l2_hits", st->l2_hits);
-    set_int(L, "l2_misses", st->l2_misses);
-    set_int(L, "l3_hits", st->l3_hits);
-    set_int(L, "l3_misses", st->l3_misses);
-    set_int(L, "dram_bytes", st->dram_bytes);
-    set_int(L, "spill_instrs", st->spill_instrs);   /* registers saved/restored at barriers */
-    set_int(L, "spill_bytes", st->spill_bytes);
-    set_num(L, "dram_gbs", ratio((double)st->dram_bytes, secs) / 1e9);
-    set_num(L, "ipc", ratio((double)st->instrs, (double)st->cycles * (st->cores_used ? st->cores_used : 1)));
-    set_num(L, "lane_utilisation", ratio((double)st->thread_instrs, (double)st->instrs * d->simd_width));
+    lutil_set_int(L, "cycles", st->cycles);
+    lutil_set_num(L, "time_us", st->time_us);
+    lutil_set_num(L, "launch_us", d->launch_us);
+    lutil_set_int(L, "instrs", st->instrs);
+    lutil_set_int(L, "warp_instrs", st->instrs);
+    lutil_set_int(L, "thread_instrs", st->thread_instrs);
+    lutil_set_int(L, "flops", st->flops);
+    lutil_set_num(L, "gflops", lutil_ratio((double)st->flops, secs) / 1e9);
+    lutil_set_num(L, "tflops", lutil_ratio((double)st->flops, secs) / 1e12);
+    lutil_set_int(L, "blocks", st->blocks);
+    lutil_set_int(L, "threads", st->threads);
+    lutil_set_int(L, "cores_used", st->cores_used);
+    lutil_set_int(L, "gld_bytes", st->ld_bytes);
+    lutil_set_int(L, "gst_bytes", st->st_bytes);
+    lutil_set_int(L, "gathers", st->gathers);
+    lutil_set_int(L, "l1_hits", st->l1_hits);
+    lutil_set_int(L, "l1_misses", st->l1_misses);
+    lutil_set_int(L, "l2_hits", st->l2_hits);
+    lutil_set_int(L, "l2_misses", st->l2_misses);
+    lutil_set_int(L, "l3_hits", st->l3_hits);
+    lutil_set_int(L, "l3_misses", st->l3_misses);
+    lutil_set_int(L, "dram_bytes", st->dram_bytes);
+    lutil_set_int(L, "spill_instrs", st->spill_instrs);   /* registers saved/restored at barriers */
+    lutil_set_int(L, "spill_bytes", st->spill_bytes);
+    lutil_set_num(L, "dram_gbs", lutil_ratio((double)st->dram_bytes, secs) / 1e9);
+    lutil_set_num(L, "ipc", lutil_ratio((double)st->instrs, (double)st->cycles * (st->cores_used ? st->cores_used : 1)));
+    lutil_set_num(L, "lane_utilisation", lutil_ratio((double)st->thread_instrs, (double)st->instrs * d->simd_width));
     lua_createtable(L, 0, CPU_T_COUNT);
     for (int i = 0; i < CPU_T_COUNT; i++) {
-        set_int(L, time_names[i], st->time[i]);
+        lutil_set_int(L, time_names[i], st->time[i]);
         total += (double)st->time[i];
     }
     lua_setfield(L, -2, "core_cycles");
     lua_createtable(L, 0, CPU_T_COUNT);
     for (int i = 0; i < CPU_T_COUNT; i++)
-        set_num(L, time_names[i], ratio((double)st->time[i], total));
+        lutil_set_num(L, time_names[i], lutil_ratio((double)st->time[i], total));
     lua_setfield(L, -2, "time");
     lua_pushstring(L, d->name);
     lua_setfield(L, -2, "cpu");
@@ -476,8 +396,8 @@ static int cpu_launch_l(lua_State *L)
         lua_pop(L, 1);
     }
     memset(&cfg, 0, sizeof cfg);
-    get_dim3(L, 3, "grid", cfg.grid);
-    get_dim3(L, 3, "block", cfg.block);
+    lsimt_get_dim3(L, 3, "grid", cfg.grid);
+    lsimt_get_dim3(L, 3, "block", cfg.block);
     /* max_warp_instrs (the GPU's name) means the same; max_cycles is
      * accepted and ignored: the CPU's watchdog counts instructions */
     for (int j = 0; j < 2; j++) {
@@ -495,7 +415,7 @@ static int cpu_launch_l(lua_State *L)
         return lutil_error(L, "kernel '%s' takes %d argument%s, got %d", p->name, (int)p->nparams,
                            p->nparams == 1 ? "" : "s", nargs);
     for (int i = 0; i < nargs; i++)
-        args[i] = arg_bits(L, C, p, 4 + i, i);
+        args[i] = lsimt_arg_bits(L, C->memgpu, "c:tensor", p, 4 + i, i);
     simt_err_clear(&err);
     if (cpu_launch(C->c, gpu_mem(C->memgpu->g), p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
         return lutil_error(L, "%s", err.msg);

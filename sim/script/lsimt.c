@@ -130,18 +130,7 @@ static int l_gpu(lua_State *L)
     simt_err_t err;
     int overridden;
     simt_err_clear(&err);
-    if (lua_isnoneornil(L, 1)) {
-        lua_settop(L, 0);
-        lua_newtable(L);
-    } else if (lua_type(L, 1) == LUA_TSTRING) {
-        lua_createtable(L, 0, 1);
-        lua_pushvalue(L, 1);
-        lua_setfield(L, -2, "arch");
-        lua_replace(L, 1);
-    } else if (lua_type(L, 1) != LUA_TTABLE) {
-        return luaL_typeerror(L, 1, "table like {arch = \"h200\"} or a preset name");
-    }
-    lua_settop(L, 1);
+    lutil_desc_arg(L, "table like {arch = \"h200\"} or a preset name");
     overridden = push_overrides(L);
     if (overridden) {            /* merged = copy of the table + overrides */
         lua_newtable(L);
@@ -204,8 +193,7 @@ static int gpu_tostring(lua_State *L)
     return 1;
 }
 
-/* Read a grid/block shape: a number or a table of 1 to 3 integers >= 1. */
-static void get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
+void lsimt_get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
 {
     int ty = lua_getfield(L, idx, key), i;
     out[0] = out[1] = out[2] = 1;
@@ -238,8 +226,8 @@ static void get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
     lua_pop(L, 1);
 }
 
-/* The 32 bits for kernel argument arg (param index i of kernel p). */
-static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int arg, int i)
+uint32_t lsimt_arg_bits(lua_State *L, const lgpu_t *owner, const char *maker, const isa_program_t *p,
+                        int arg, int i)
 {
     tensor_t *t = tensor_test(L, arg);
     lscalar_t *s = (lscalar_t *)luaL_testudata(L, arg, SCALAR_MT);
@@ -247,8 +235,11 @@ static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int ar
     if (t) {
         if (!t->gpu)
             lutil_error(L, "launch: argument %d (%s) is a host tensor; kernels need device "
-                          "tensors (make it with g:tensor{...})", i + 1, pname);
-        if (t->gpu != G)
+                          "tensors (make it with %s{...})", i + 1, pname, maker);
+        if (t->gpu != owner && maker[0] == 'c')
+            lutil_error(L, "launch: argument %d (%s) is not a tensor of this CPU (make it with %s{...})",
+                        i + 1, pname, maker);
+        if (t->gpu != owner)
             lutil_error(L, "launch: argument %d (%s) is a tensor on another GPU", i + 1, pname);
         return t->addr;
     }
@@ -272,19 +263,7 @@ static uint32_t arg_bits(lua_State *L, lgpu_t *G, const isa_program_t *p, int ar
     return 0;
 }
 
-static void set_int(lua_State *L, const char *k, uint64_t v)
-{
-    lua_pushinteger(L, (lua_Integer)v);
-    lua_setfield(L, -2, k);
-}
 
-static void set_num(lua_State *L, const char *k, double v)
-{
-    lua_pushnumber(L, v);
-    lua_setfield(L, -2, k);
-}
-
-static double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 static const char *const stall_names[STALL_COUNT] = { /* by gpu_stall_t */
     "memory", "dependency", "barrier", "pipe", "idle"
@@ -305,53 +284,53 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     uint64_t stalled = 0, l1 = st->l1_hits + st->l1_misses, l2 = st->l2_hits + st->l2_misses;
     int i;
     lua_createtable(L, 0, 48);
-    set_int(L, "cycles", st->cycles);
-    set_num(L, "time_us", st->time_us);
-    set_int(L, "warp_instrs", st->warp_instrs);
-    set_int(L, "thread_instrs", st->thread_instrs);
-    set_int(L, "flops", st->flops);
-    set_int(L, "blocks", st->blocks);
-    set_int(L, "threads", st->threads);
-    set_int(L, "gld_bytes", st->gld_bytes);
-    set_int(L, "gst_bytes", st->gst_bytes);
-    set_int(L, "sld_bytes", st->sld_bytes);
-    set_int(L, "sst_bytes", st->sst_bytes);
-    set_int(L, "gld_sectors", st->gld_sectors);
-    set_int(L, "gst_sectors", st->gst_sectors);
-    set_int(L, "smem_wavefronts", st->smem_wavefronts);
-    set_int(L, "l1_hits", st->l1_hits);
-    set_int(L, "l1_misses", st->l1_misses);
-    set_int(L, "l2_hits", st->l2_hits);
-    set_int(L, "l2_misses", st->l2_misses);
-    set_int(L, "dram_bytes", st->dram_bytes);
-    set_int(L, "divergent_branches", st->divergent_branches);
-    set_int(L, "issue_slots", st->issue_slots);
-    set_int(L, "blocks_per_sm", st->blocks_per_sm);
-    set_int(L, "warps_per_sm", st->warps_per_sm);
-    set_num(L, "occupancy", st->occupancy);
+    lutil_set_int(L, "cycles", st->cycles);
+    lutil_set_num(L, "time_us", st->time_us);
+    lutil_set_int(L, "warp_instrs", st->warp_instrs);
+    lutil_set_int(L, "thread_instrs", st->thread_instrs);
+    lutil_set_int(L, "flops", st->flops);
+    lutil_set_int(L, "blocks", st->blocks);
+    lutil_set_int(L, "threads", st->threads);
+    lutil_set_int(L, "gld_bytes", st->gld_bytes);
+    lutil_set_int(L, "gst_bytes", st->gst_bytes);
+    lutil_set_int(L, "sld_bytes", st->sld_bytes);
+    lutil_set_int(L, "sst_bytes", st->sst_bytes);
+    lutil_set_int(L, "gld_sectors", st->gld_sectors);
+    lutil_set_int(L, "gst_sectors", st->gst_sectors);
+    lutil_set_int(L, "smem_wavefronts", st->smem_wavefronts);
+    lutil_set_int(L, "l1_hits", st->l1_hits);
+    lutil_set_int(L, "l1_misses", st->l1_misses);
+    lutil_set_int(L, "l2_hits", st->l2_hits);
+    lutil_set_int(L, "l2_misses", st->l2_misses);
+    lutil_set_int(L, "dram_bytes", st->dram_bytes);
+    lutil_set_int(L, "divergent_branches", st->divergent_branches);
+    lutil_set_int(L, "issue_slots", st->issue_slots);
+    lutil_set_int(L, "blocks_per_sm", st->blocks_per_sm);
+    lutil_set_int(L, "warps_per_sm", st->warps_per_sm);
+    lutil_set_num(L, "occupancy", st->occupancy);
     lua_pushstring(L, st->occupancy_limit);
     lua_setfield(L, -2, "occupancy_limit");
     lua_createtable(L, 0, STALL_COUNT);
     for (i = 0; i < STALL_COUNT; i++) {
-        set_int(L, stall_names[i], st->stalls[i]);
+        lutil_set_int(L, stall_names[i], st->stalls[i]);
         stalled += st->stalls[i];
     }
     lua_setfield(L, -2, "stalls");
     /* derived */
-    set_num(L, "ipc", ratio((double)st->warp_instrs, (double)st->cycles));
-    set_num(L, "tflops", ratio((double)st->flops, secs) / 1e12);
-    set_num(L, "dram_gbs", ratio((double)st->dram_bytes, secs) / 1e9);
-    set_num(L, "l1_gbs", ratio((double)l1 * d->sector_bytes, secs) / 1e9);
-    set_num(L, "l2_gbs", ratio((double)l2 * d->sector_bytes, secs) / 1e9);
-    set_num(L, "l1_hit_rate", ratio((double)st->l1_hits, (double)l1));
-    set_num(L, "l2_hit_rate", ratio((double)st->l2_hits, (double)l2));
-    set_num(L, "lane_utilisation", ratio((double)st->thread_instrs, (double)st->warp_instrs * 32.0));
-    set_int(L, "issued_slots", st->issue_slots >= stalled ? st->issue_slots - stalled : 0);
+    lutil_set_num(L, "ipc", lutil_ratio((double)st->warp_instrs, (double)st->cycles));
+    lutil_set_num(L, "tflops", lutil_ratio((double)st->flops, secs) / 1e12);
+    lutil_set_num(L, "dram_gbs", lutil_ratio((double)st->dram_bytes, secs) / 1e9);
+    lutil_set_num(L, "l1_gbs", lutil_ratio((double)l1 * d->sector_bytes, secs) / 1e9);
+    lutil_set_num(L, "l2_gbs", lutil_ratio((double)l2 * d->sector_bytes, secs) / 1e9);
+    lutil_set_num(L, "l1_hit_rate", lutil_ratio((double)st->l1_hits, (double)l1));
+    lutil_set_num(L, "l2_hit_rate", lutil_ratio((double)st->l2_hits, (double)l2));
+    lutil_set_num(L, "lane_utilisation", lutil_ratio((double)st->thread_instrs, (double)st->warp_instrs * 32.0));
+    lutil_set_int(L, "issued_slots", st->issue_slots >= stalled ? st->issue_slots - stalled : 0);
     lua_createtable(L, 0, STALL_COUNT + 1);
     for (i = 0; i < STALL_COUNT; i++)
-        set_num(L, stall_names[i], ratio((double)st->stalls[i], slots));
-    set_num(L, "issued",
-            st->issue_slots >= stalled ? ratio((double)(st->issue_slots - stalled), slots) : 0.0);
+        lutil_set_num(L, stall_names[i], lutil_ratio((double)st->stalls[i], slots));
+    lutil_set_num(L, "issued",
+            st->issue_slots >= stalled ? lutil_ratio((double)(st->issue_slots - stalled), slots) : 0.0);
     lua_setfield(L, -2, "stall_frac");
     lua_pushstring(L, d->name);
     lua_setfield(L, -2, "gpu");
@@ -443,8 +422,8 @@ static int gpu_launch_l(lua_State *L)
         lua_pop(L, 1);
     }
     memset(&cfg, 0, sizeof cfg);
-    get_dim3(L, 3, "grid", cfg.grid);
-    get_dim3(L, 3, "block", cfg.block);
+    lsimt_get_dim3(L, 3, "grid", cfg.grid);
+    lsimt_get_dim3(L, 3, "block", cfg.block);
     if (lua_getfield(L, 3, "max_cycles") != LUA_TNIL) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
             return lutil_error(L, "launch: max_cycles must be a positive integer, got %s",
@@ -490,7 +469,7 @@ static int gpu_launch_l(lua_State *L)
         return lutil_error(L, "%s", lua_tostring(L, -1));
     }
     for (i = 0; i < nargs; i++)
-        args[i] = arg_bits(L, G, p, 4 + i, i);
+        args[i] = lsimt_arg_bits(L, G, "g:tensor", p, 4 + i, i);
     if (lua_getfield(L, LUA_REGISTRYINDEX, TRACE_KEY) == LUA_TLIGHTUSERDATA) {
         cfg.observe = trace_observe;
         cfg.observe_user = lua_touserdata(L, -1);

@@ -13,7 +13,10 @@
 
 #include <lua.h>
 
+#include "isa.h"
 #include "trace.h"
+
+struct lgpu;
 
 /* Open the module: pushes the `simt` table. */
 int luaopen_simt(lua_State *L);
@@ -33,5 +36,18 @@ void lsimt_push_launch_log(lua_State *L);
  * sample every `every` cycles (0: no samples); t = NULL detaches. The
  * caller owns t and must keep it open while the state can launch. */
 void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every);
+
+/* Shared by g:launch and c:launch (lcpu.c). */
+
+/* Read launch-table field `key` ("grid", "block") of the table at idx: a
+ * positive integer or a table of 1 to 3; raises a Lua error naming it. */
+void lsimt_get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3]);
+
+/* The 32 bits of the kernel argument at stack index arg (parameter i of
+ * p): a tensor of `owner` (its device address), simt.f32/simt.i32, a Lua
+ * integer (int32 bits) or float (f32 bits). `maker` names the call that
+ * makes tensors of the owner ("g:tensor" or "c:tensor") for messages. */
+uint32_t lsimt_arg_bits(lua_State *L, const struct lgpu *owner, const char *maker,
+                        const isa_program_t *p, int arg, int i);
 
 #endif

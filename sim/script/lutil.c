@@ -25,3 +25,31 @@ int lutil_argerror(lua_State *L, int arg, const char *fmt, ...)
     va_end(ap);
     return luaL_argerror(L, arg, lua_pushstring(L, buf));
 }
+
+void lutil_set_int(lua_State *L, const char *k, uint64_t v)
+{
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_setfield(L, -2, k);
+}
+
+void lutil_set_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+void lutil_desc_arg(lua_State *L, const char *example)
+{
+    if (lua_isnoneornil(L, 1)) {
+        lua_settop(L, 0);
+        lua_newtable(L);
+    } else if (lua_type(L, 1) == LUA_TSTRING) {
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, 1);
+        lua_setfield(L, -2, "arch");
+        lua_replace(L, 1);
+    } else if (lua_type(L, 1) != LUA_TTABLE) {
+        luaL_typeerror(L, 1, example);
+    }
+    lua_settop(L, 1);
+}

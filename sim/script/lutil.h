@@ -7,12 +7,27 @@
 #ifndef SIMT_LUTIL_H
 #define SIMT_LUTIL_H
 
+#include <stdint.h>
+
 #include <lua.h>
 
 #if defined(__GNUC__)
 #define LUTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define LUTIL_PRINTF(f, a)
+/* Normalise argument 1 of simt.gpu / simt.cpu to a description table:
+ * nothing -> {}, "name" -> {arch = "name"}, a table stays; anything else
+ * raises an argument error expecting `example`. Leaves the table alone at
+ * stack index 1. */
+void lutil_desc_arg(lua_State *L, const char *example);
+
+/* t[k] = v for the table on top of the stack. */
+void lutil_set_int(lua_State *L, const char *k, uint64_t v);
+void lutil_set_num(lua_State *L, const char *k, double v);
+
+/* a / b, or 0 when b is 0 (rates of empty launches). */
+static inline double lutil_ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
 #endif
 
 /* Raise a Lua error "where: message" (like luaL_error); never returns. */
@@ -20,5 +35,18 @@ int lutil_error(lua_State *L, const char *fmt, ...) LUTIL_PRINTF(2, 3);
 
 /* Raise "bad argument #arg to 'f' (message)" (like luaL_argerror). */
 int lutil_argerror(lua_State *L, int arg, const char *fmt, ...) LUTIL_PRINTF(3, 4);
+
+/* Normalise argument 1 of simt.gpu / simt.cpu to a description table:
+ * nothing -> {}, "name" -> {arch = "name"}, a table stays; anything else
+ * raises an argument error expecting `example`. Leaves the table alone at
+ * stack index 1. */
+void lutil_desc_arg(lua_State *L, const char *example);
+
+/* t[k] = v for the table on top of the stack. */
+void lutil_set_int(lua_State *L, const char *k, uint64_t v);
+void lutil_set_num(lua_State *L, const char *k, double v);
+
+/* a / b, or 0 when b is 0 (rates of empty launches). */
+static inline double lutil_ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 #endif
