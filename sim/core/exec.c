@@ -407,11 +407,22 @@ static uint8_t *lane_ptr(const exec_ctx_t *x, const warp_t *w, const exec_info_t
 static uint8_t *warp_span(const exec_ctx_t *x, const exec_info_t *info, uint32_t *lo)
 {
     uint32_t mn = UINT32_MAX, mx = 0, odd = 0;
-    FOR_LANES(info->mask, l) {
-        uint32_t a = info->addrs[l];
-        mn = a < mn ? a : mn;
-        mx = a > mx ? a : mx;
-        odd |= a;
+    if (info->mask == ALL_LANES) {
+        /* three plain loops: each one vectorises, together they do not */
+        const uint32_t *a = info->addrs;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            mn = a[l] < mn ? a[l] : mn;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            mx = a[l] > mx ? a[l] : mx;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            odd |= a[l];
+    } else {
+        FOR_LANES(info->mask, l) {
+            uint32_t a = info->addrs[l];
+            mn = a < mn ? a : mn;
+            mx = a > mx ? a : mx;
+            odd |= a;
+        }
     }
     if (mn > mx || (odd & (info->bytes - 1u)))
         return NULL;
@@ -466,17 +477,29 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         info->unit = UNIT_ALU;
         return 0;
     }
+    uint32_t off = m->imm;
     if (m->index == ISA_NO_REG) {
-        FOR_LANES(mask, l) info->addrs[l] = m->imm;
+        FOR_LANES(mask, l) info->addrs[l] = off;
     } else {
+        /* through a local array: info->addrs might alias the registers for
+         * all the compiler knows, which would keep it from vectorising */
         const uint32_t *base = &w->regs[(size_t)m->index * WARP_SIZE];
-        LANE_LOOP(mask, l, info->addrs[l] = base[l] + m->imm);
+        uint32_t a[WARP_SIZE];
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            a[l] = base[l] + off;
+        LANE_LOOP(mask, l, info->addrs[l] = a[l]);
     }
     if (in->op == OP_LD) {
         uint32_t *d = dst(w, in);
         uint32_t vals[WARP_SIZE];
         uint32_t lo;
         uint8_t *base = warp_span(x, info, &lo);
+        if (base && !x->check && info->bytes == 4) {
+            /* fast path: every lane in bounds and aligned, nothing to check */
+            LANE_LOOP(mask, l, memcpy(&vals[l], base + (info->addrs[l] - lo), 4));
+            LANE_LOOP(mask, l, d[l] = vals[l]);
+            return 0;
+        }
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
@@ -492,6 +515,11 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         const uint32_t *v = src(x, w, &in->opd[1], tmp);
         uint32_t lo;
         uint8_t *base = warp_span(x, info, &lo);
+        if (base && !x->check && info->bytes == 4) {
+            /* fast path as for ld; lanes still store in lane order */
+            LANE_LOOP(mask, l, memcpy(base + (info->addrs[l] - lo), &v[l], 4));
+            return 0;
+        }
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;

@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <stddef.h>
+#include <string.h>
 
 /* log2 of a power of two. */
 static uint32_t log2u(uint32_t v)
@@ -81,6 +82,57 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
     return out->nlines;
 }
 
+/* 1 if every active lane's access lies inside one 4-byte word and no
+ * bank (nbanks a power of two) holds two different of those words; 0 if
+ * not (or not sure: the caller then counts exactly). Each bank keeps the
+ * word of the last lane that uses it, then every lane's word is compared
+ * with its bank's: two plain passes without early exits (conflicts are
+ * rare), with a variant without mask tests for the full warp, which
+ * first tries a cheaper sufficient test. */
+static int one_word_per_bank(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
+                             uint32_t bytes, uint32_t nbanks)
+{
+    uint32_t bank_word[LSU_MAX_BANKS];
+    uint32_t hi = 0, differ = 0, bmask = nbanks - 1u;
+    if (mask == 0xFFFFFFFFu && bytes == 4) {
+        /* quickest: aligned words that all lie in one aligned group of
+         * nbanks words are in different banks whenever they differ (the
+         * bits that differ between any two addresses are in x) */
+        uint32_t a0 = addrs[0], x = 0, odd = 0;
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+            x |= addrs[lane] ^ a0;
+            odd |= addrs[lane];
+        }
+        if ((odd & 3u) == 0 && (x >> 2) < nbanks)
+            return 1;
+    }
+    if (mask == 0xFFFFFFFFu) {
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+            uint32_t a = addrs[lane];
+            hi = (a & 3u) > hi ? (a & 3u) : hi;
+            bank_word[(a >> 2) & bmask] = a >> 2;
+        }
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+            uint32_t w = addrs[lane] >> 2;
+            differ |= bank_word[w & bmask] ^ w;
+        }
+    } else {
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
+            if (mask >> lane & 1u) {
+                uint32_t a = addrs[lane];
+                hi = (a & 3u) > hi ? (a & 3u) : hi;
+                bank_word[(a >> 2) & bmask] = a >> 2;
+            }
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
+            if (mask >> lane & 1u) {
+                uint32_t w = addrs[lane] >> 2;
+                differ |= bank_word[w & bmask] ^ w;
+            }
+    }
+    /* the lane with the highest offset in its word straddles if any does */
+    return hi + bytes <= 4u && differ == 0;
+}
+
 uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                              uint32_t bytes, uint32_t nbanks)
 {
@@ -88,36 +140,18 @@ uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
      * be compared with the words already in its own bank. A bank holds at
      * most 32 lanes x 5 words (a misaligned 16-byte access covers 5). */
     uint32_t words[LSU_MAX_BANKS][LSU_WARP_SIZE * (LSU_MAX_BYTES / 4 + 1)];
-    uint32_t per_bank[LSU_MAX_BANKS] = {0};
+    uint32_t per_bank[LSU_MAX_BANKS];
     uint32_t worst = 0;
 
     assert(bytes >= 1 && bytes <= LSU_MAX_BYTES);
     assert(nbanks >= 1 && nbanks <= LSU_MAX_BANKS);
 
     /* Fast path for the usual access (each lane inside one word, banks a
-     * power of two): note the first word each bank sees; if no bank sees a
-     * second word, every bank serves one word (or a broadcast): 1 wavefront. */
-    if (bytes <= 4 && (nbanks & (nbanks - 1u)) == 0) {
-        uint32_t first_word[LSU_MAX_BANKS];
-        uint64_t used = 0;   /* bit b: bank b has a word */
-        int simple = 1;
-        for (uint32_t lane = 0; lane < LSU_WARP_SIZE && simple; lane++) {
-            if (!(mask >> lane & 1u))
-                continue;
-            uint32_t a = addrs[lane];
-            uint32_t w = a >> 2, b = w & (nbanks - 1u);
-            if ((a & 3u) + bytes > 4u)
-                simple = 0;                          /* straddles two words */
-            else if (!(used >> b & 1u)) {
-                used |= 1ull << b;
-                first_word[b] = w;
-            } else if (first_word[b] != w)
-                simple = 0;                          /* a conflict: count it below */
-        }
-        if (simple)
-            return used ? 1 : 0;
-    }
+     * power of two) when no bank sees two different words: 1 wavefront. */
+    if (bytes <= 4 && (nbanks & (nbanks - 1u)) == 0 && one_word_per_bank(addrs, mask, bytes, nbanks))
+        return mask ? 1 : 0;
 
+    memset(per_bank, 0, sizeof per_bank);
     for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
         if (!(mask & (1u << lane)))
             continue;
