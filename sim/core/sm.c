@@ -27,6 +27,7 @@
 #include "memsys.h"
 
 static void warp_refresh(const sm_launch_t *l, warp_t *w);
+static void sched_view(sm_t *sm, const warp_t *w);
 static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
                          uint32_t part, uint64_t *accepted);
 
@@ -87,11 +88,13 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
     sm->nwarps = blocks_per_sm * l->warps_per_block;
     sm->smem_per_block = l->prog->shared_bytes;
     uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
+    sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
+    sm->view = calloc((size_t)sm->nsched * (sm->per_sched ? sm->per_sched : 1), sizeof *sm->view);
     sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
     sm->regfile = calloc((size_t)sm->nwarps * nregs * WARP_SIZE, sizeof *sm->regfile);
     sm->smem = sm->smem_per_block ? calloc(sm->nblocks, sm->smem_per_block) : NULL;
-    if (!sm->warps || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
+    if (!sm->warps || !sm->view || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
         sm_free(sm);
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
     }
@@ -110,6 +113,7 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
 void sm_free(sm_t *sm)
 {
     free(sm->warps);
+    free(sm->view);
     free(sm->blocks);
     free(sm->regfile);
     free(sm->smem);
@@ -144,6 +148,7 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
         w->age = sm->age++;
         w->next_issue = now;
         warp_refresh(l, w);
+        sched_view(sm, w);
     }
     sm->blocks_used++;
     sm->dirty = 1;
@@ -192,6 +197,18 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     w->dep_ready = t;
     w->dep_why = r;
     w->unit = d->unit;
+}
+
+/* Copy what the schedulers look at of warp w into its slot of sm->view:
+ * called after every change of its state, readiness or age. */
+static void sched_view(sm_t *sm, const warp_t *w)
+{
+    sm_slot_t *v = &sm->view[(w->slot % sm->nsched) * sm->per_sched + w->slot / sm->nsched];
+    v->dep_ready = w->dep_ready;
+    v->age = w->age;
+    v->state = w->state;
+    v->unit = w->unit;
+    v->why = w->dep_why;
 }
 
 /* Earliest cycle warp w can issue its next instruction, and why it cannot
@@ -268,6 +285,7 @@ static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint6
             w->state = WARP_READY;
             w->next_issue = now + 1;
             warp_refresh(l, w);
+            sched_view(sm, w);
         }
     }
     sm->dirty = 1;
@@ -332,10 +350,12 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
     warp_refresh(l, w);
+    sched_view(sm, w);
 
     w->issued_at = now;
     if (w->depth == 0) {                       /* every lane has exited */
         w->state = WARP_DONE;
+        sched_view(sm, w);
         blk->warps_live--;
         if (l->observe) {
             gpu_event_t ev = { .kind = GPU_EV_WARP_END, .cycle = now, .sm = sm->id, .slot = w->slot,
@@ -357,6 +377,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         barrier_check(sm, blk, l, now);
     } else if (info.barrier) {
         w->state = WARP_BARRIER;
+        sched_view(sm, w);
         blk->warps_at_bar++;
         barrier_check(sm, blk, l, now);
     }
@@ -379,20 +400,37 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
     int any_barrier = 0;
     warp_t *pick = NULL;
 
-    /* This scheduler owns slots si, si + nsched, si + 2*nsched, ... */
+    /* This scheduler owns slots si, si + nsched, si + 2*nsched, ...; it
+     * reads them from its part of sm->view, in the same order. */
     uint32_t per = sm->nwarps > si ? (sm->nwarps - si + sm->nsched - 1) / sm->nsched : 0;
+    const sm_slot_t *view = &sm->view[si * sm->per_sched];
+    const uint64_t *unit_free = s->unit_free;
     int lrr = l->desc->sched == SCHED_LRR;
-    /* LRR starts after the last slot it issued; GTO looks at every warp,
-     * keeps the greedy one if it is ready, else takes the oldest ready. */
+    if (!lrr && s->last % sm->nsched == si && s->last < sm->nwarps) {
+        /* GTO keeps the greedy warp whenever it is ready */
+        const sm_slot_t *v = &view[s->last / sm->nsched];
+        uint64_t uf = unit_free[v->unit];
+        if (v->state == WARP_READY && (uf > v->dep_ready ? uf : v->dep_ready) <= now)
+            pick = &sm->warps[s->last];
+    }
+    /* LRR starts after the last slot it issued and takes the first ready
+     * warp; GTO (greedy not ready) takes the oldest ready warp. Either way
+     * a scan that picks nothing finds the earliest wake-up and its reason. */
     uint32_t first = lrr && per ? (s->last / sm->nsched + 1) % per : 0;
-    for (uint32_t k = 0, j = first; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
-        warp_t *w = &sm->warps[j * sm->nsched + si];
-        if (w->state == WARP_BARRIER)
-            any_barrier = 1;
-        if (w->state != WARP_READY)
+    const sm_slot_t *oldest = NULL;
+    uint32_t oldest_j = 0;
+    for (uint32_t k = 0, j = first; !pick && k < per; k++, j = j + 1 == per ? 0 : j + 1) {
+        const sm_slot_t *v = &view[j];
+        if (v->state != WARP_READY) {
+            any_barrier |= v->state == WARP_BARRIER;
             continue;
-        uint8_t why;
-        uint64_t t = warp_ready(sm, w, si, &why);
+        }
+        uint64_t t = v->dep_ready;
+        uint8_t why = v->why;
+        if (unit_free[v->unit] > t) {
+            t = unit_free[v->unit];
+            why = STALL_PIPE;
+        }
         if (t > now) {
             if (t < best_wake) {
                 best_wake = t;
@@ -400,13 +438,17 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
             }
             continue;
         }
-        if (lrr || w->slot == s->last) {
-            pick = w;
+        if (lrr) {
+            pick = &sm->warps[j * sm->nsched + si];
             break;
         }
-        if (!pick || w->age < pick->age)
-            pick = w;
+        if (!oldest || v->age < oldest->age) {
+            oldest = v;
+            oldest_j = j;
+        }
     }
+    if (oldest)
+        pick = &sm->warps[oldest_j * sm->nsched + si];
     if (pick) {
         s->issued = 1;
         s->last = pick->slot;

@@ -84,12 +84,27 @@ typedef struct sm_sched {
     uint8_t issued;               /* issued at its last evaluation           */
 } sm_sched_t;
 
+/* What a scheduler looks at of one warp slot, kept apart from warp_t (which
+ * is large) in one small array per scheduler, so that scanning a
+ * scheduler's warps touches a few cache lines. A copy: sm.c refreshes it
+ * whenever the warp's state or readiness changes (sched_view). */
+typedef struct sm_slot {
+    uint64_t dep_ready;           /* warp_t.dep_ready                        */
+    uint64_t age;                 /* warp_t.age                              */
+    uint8_t state;                /* warp_t.state                            */
+    uint8_t unit;                 /* warp_t.unit                             */
+    uint8_t why;                  /* warp_t.dep_why                          */
+} sm_slot_t;
+
 typedef struct sm {
     uint32_t id;                  /* %smid                                   */
     uint32_t nsched;              /* schedulers in use                       */
     sm_sched_t sched[SM_MAX_SCHEDULERS];
     warp_t *warps;                /* nwarps slots                            */
     uint32_t nwarps;
+    sm_slot_t *view;              /* scheduler s's k-th slot (warp slot
+                                     k * nsched + s) at view[s * per_sched + k] */
+    uint32_t per_sched;           /* slots per scheduler, rounded up         */
     sm_block_t *blocks;           /* nblocks slots                           */
     uint32_t nblocks;
     uint32_t blocks_used;         /* resident blocks                         */

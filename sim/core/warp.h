@@ -32,28 +32,30 @@ typedef enum warp_state {
 } warp_state_t;
 
 typedef struct warp {
+    /* Field order: what every issue touches comes first, so that it
+     * shares a few cache lines (the simulator keeps thousands of warps). */
     uint32_t *regs;             /* nregs x 32 values: regs[r * 32 + lane]   */
     uint32_t nregs;             /* registers per thread for this kernel     */
-    uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
-    warp_entry_t stack[WARP_STACK_MAX]; /* SIMT reconvergence stack         */
     uint32_t depth;             /* entries in use; 0 when done              */
     uint32_t live;              /* lanes that exist and have not exited     */
     uint8_t state;              /* warp_state_t                             */
+    uint8_t dep_why;            /* gpu_stall_t while waiting for dep_ready  */
+    uint8_t unit;               /* isa_unit_t of the next instruction       */
     uint32_t slot;              /* warp slot in the SM (= %warpid)          */
     uint32_t block_slot;        /* block slot in the SM it belongs to       */
     uint32_t warp_in_block;     /* 0 for threads 0..31 of the block, ...    */
     uint64_t age;               /* dispatch order, for greedy-then-oldest   */
     /* timing state, owned by sm.c */
     uint64_t next_issue;        /* earliest cycle the next issue may happen */
-    uint64_t reg_ready[ISA_NUM_REGS];   /* cycle each register is written   */
-    uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
     uint64_t reg_mem;           /* bit r set: r's pending write is a load   */
     uint64_t dep_ready;         /* cycle the next instruction's operands are
                                    ready (cached: changes only when this
                                    warp issues or leaves a barrier)         */
-    uint8_t dep_why;            /* gpu_stall_t while waiting for dep_ready  */
-    uint8_t unit;               /* isa_unit_t of the next instruction       */
     uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
+    uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
+    uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
+    warp_entry_t stack[WARP_STACK_MAX]; /* SIMT reconvergence stack         */
+    uint64_t reg_ready[ISA_NUM_REGS];   /* cycle each register is written   */
 } warp_t;
 
 /* Number of lanes set in a mask. */
