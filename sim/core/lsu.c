@@ -60,6 +60,28 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
     out->nlines = 0;
     out->nsectors = 0;
     uint32_t sec_shift = log2u(sector_bytes), line_shift = log2u(line_bytes);
+
+    /* Fast path for a full warp, same result: when every address is a
+     * multiple of bytes (a power of two no larger than a sector), no lane
+     * straddles a sector or wraps around, so each lane touches exactly its
+     * own sector; only a change of sector from one lane to the next can add
+     * one. Plain loops over all lanes, which vectorise. */
+    if (mask == 0xFFFFFFFFu && (bytes & (bytes - 1u)) == 0 && bytes <= sector_bytes) {
+        uint32_t odd = 0, sec[LSU_WARP_SIZE];
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
+            odd |= addrs[lane];
+        if ((odd & (bytes - 1u)) == 0) {
+            uint32_t per_line = line_shift - sec_shift, in_line = (line_bytes >> sec_shift) - 1u;
+            for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
+                sec[lane] = addrs[lane] >> sec_shift;
+            add_sector(out, sec[0] >> per_line << line_shift, sec[0] & in_line);
+            for (uint32_t lane = 1; lane < LSU_WARP_SIZE; lane++)
+                if (sec[lane] != sec[lane - 1])
+                    add_sector(out, sec[lane] >> per_line << line_shift, sec[lane] & in_line);
+            return out->nlines;
+        }
+    }
+
     uint64_t prev_sec = UINT64_MAX;
     for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
         if (!(mask & (1u << lane)))
