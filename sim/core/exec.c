@@ -404,18 +404,43 @@ static uint8_t *lane_ptr(const exec_ctx_t *x, const warp_t *w, const exec_info_t
  * the span from the lowest to the highest address lies in one allocation
  * (or in the block's shared memory), return the host pointer of the lowest
  * address (*lo); else NULL, and the caller checks lane by lane. */
+/* Host pointer of the len bytes at lo in the access's space, or NULL
+ * unless they all lie in the block's shared memory / one allocation. */
+static uint8_t *span_ptr(const exec_ctx_t *x, const exec_info_t *info, uint32_t lo, uint64_t len)
+{
+    if (info->space == SPACE_SHARED)
+        return (uint64_t)lo + len <= x->smem_bytes ? x->smem + lo : NULL;
+    return len <= UINT32_MAX ? mem_ptr(x->mem, lo, (uint32_t)len) : NULL;
+}
+
 static uint8_t *warp_span(const exec_ctx_t *x, const exec_info_t *info, uint32_t *lo)
 {
     uint32_t mn = UINT32_MAX, mx = 0, odd = 0;
     if (info->mask == ALL_LANES) {
-        /* three plain loops: each one vectorises, together they do not */
+        /* Cheapest test first (OR loops vectorise best): the addresses
+         * differ from lane 0's only in the bits of diff, so they all lie in
+         * the aligned block of smear(diff) + 1 bytes around lane 0's. If
+         * that block is valid, so is every lane; if not, look closer. */
         const uint32_t *a = info->addrs;
+        uint32_t diff = 0;
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            diff |= a[l] ^ a[0];
+            odd |= a[l];
+        }
+        if (odd & (info->bytes - 1u))
+            return NULL;
+        for (uint32_t shift = 1; shift < 32; shift *= 2)
+            diff |= diff >> shift;
+        uint8_t *p = span_ptr(x, info, a[0] & ~diff, (uint64_t)diff + info->bytes);
+        if (p) {
+            *lo = a[0] & ~diff;
+            return p;
+        }
+        /* three plain loops: each one vectorises, together they do not */
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             mn = a[l] < mn ? a[l] : mn;
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             mx = a[l] > mx ? a[l] : mx;
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            odd |= a[l];
     } else {
         FOR_LANES(info->mask, l) {
             uint32_t a = info->addrs[l];
@@ -426,11 +451,8 @@ static uint8_t *warp_span(const exec_ctx_t *x, const exec_info_t *info, uint32_t
     }
     if (mn > mx || (odd & (info->bytes - 1u)))
         return NULL;
-    uint64_t len = (uint64_t)mx - mn + info->bytes;
     *lo = mn;
-    if (info->space == SPACE_SHARED)
-        return (uint64_t)mn + len <= x->smem_bytes ? x->smem + mn : NULL;
-    return len <= UINT32_MAX ? mem_ptr(x->mem, mn, (uint32_t)len) : NULL;
+    return span_ptr(x, info, mn, (uint64_t)mx - mn + info->bytes);
 }
 
 /* ---- memory ---------------------------------------------------------------- */

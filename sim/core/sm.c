@@ -91,22 +91,27 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
     sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
     sm->view = calloc((size_t)sm->nsched * (sm->per_sched ? sm->per_sched : 1), sizeof *sm->view);
+    sm->view_at = calloc(sm->nwarps ? sm->nwarps : 1, sizeof *sm->view_at);
     sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
     sm->regfile = calloc((size_t)sm->nwarps * nregs * WARP_SIZE, sizeof *sm->regfile);
     sm->smem = sm->smem_per_block ? calloc(sm->nblocks, sm->smem_per_block) : NULL;
-    if (!sm->warps || !sm->view || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
+    if (!sm->warps || !sm->view || !sm->view_at || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
         sm_free(sm);
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
     }
     for (uint32_t i = 0; i < sm->nwarps; i++) {
         sm->warps[i].slot = i;
         sm->warps[i].state = WARP_FREE;
+        sm->view_at[i] = (i % sm->nsched) * sm->per_sched + i / sm->nsched;
     }
     for (uint32_t b = 0; b < sm->nblocks; b++)
         sm->blocks[b].smem = sm->smem ? sm->smem + (size_t)b * sm->smem_per_block : NULL;
     sm->next_eval = SM_NEVER;
-    for (uint32_t s = 0; s < sm->nsched; s++)
+    for (uint32_t s = 0; s < sm->nsched; s++) {
         sm->sched[s].reason = STALL_IDLE;
+        sm->sched[s].last_mine = s == 0;   /* last starts as slot 0 */
+        sm->sched[s].nslots = sm->nwarps > s ? (sm->nwarps - s + sm->nsched - 1) / sm->nsched : 0;
+    }
     return 0;
 }
 
@@ -114,6 +119,7 @@ void sm_free(sm_t *sm)
 {
     free(sm->warps);
     free(sm->view);
+    free(sm->view_at);
     free(sm->blocks);
     free(sm->regfile);
     free(sm->smem);
@@ -203,7 +209,7 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
  * called after every change of its state, readiness or age. */
 static void sched_view(sm_t *sm, const warp_t *w)
 {
-    sm_slot_t *v = &sm->view[(w->slot % sm->nsched) * sm->per_sched + w->slot / sm->nsched];
+    sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
     v->dep_ready = w->dep_ready;
     v->age = w->age;
     v->state = w->state;
@@ -399,24 +405,27 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
     uint8_t best_why = STALL_IDLE;
     int any_barrier = 0;
     warp_t *pick = NULL;
+    uint32_t pick_k = 0;          /* pick's place in this scheduler's view */
 
     /* This scheduler owns slots si, si + nsched, si + 2*nsched, ...; it
      * reads them from its part of sm->view, in the same order. */
-    uint32_t per = sm->nwarps > si ? (sm->nwarps - si + sm->nsched - 1) / sm->nsched : 0;
+    uint32_t per = s->nslots;
     const sm_slot_t *view = &sm->view[si * sm->per_sched];
     const uint64_t *unit_free = s->unit_free;
     int lrr = l->desc->sched == SCHED_LRR;
-    if (!lrr && s->last % sm->nsched == si && s->last < sm->nwarps) {
+    if (!lrr && s->last_mine) {
         /* GTO keeps the greedy warp whenever it is ready */
-        const sm_slot_t *v = &view[s->last / sm->nsched];
+        const sm_slot_t *v = &view[s->last_k];
         uint64_t uf = unit_free[v->unit];
-        if (v->state == WARP_READY && (uf > v->dep_ready ? uf : v->dep_ready) <= now)
+        if (v->state == WARP_READY && (uf > v->dep_ready ? uf : v->dep_ready) <= now) {
             pick = &sm->warps[s->last];
+            pick_k = s->last_k;
+        }
     }
     /* LRR starts after the last slot it issued and takes the first ready
      * warp; GTO (greedy not ready) takes the oldest ready warp. Either way
      * a scan that picks nothing finds the earliest wake-up and its reason. */
-    uint32_t first = lrr && per ? (s->last / sm->nsched + 1) % per : 0;
+    uint32_t first = lrr && per ? (s->last_k + 1 == per ? 0 : s->last_k + 1) : 0;
     const sm_slot_t *oldest = NULL;
     uint32_t oldest_j = 0;
     for (uint32_t k = 0, j = first; !pick && k < per; k++, j = j + 1 == per ? 0 : j + 1) {
@@ -440,6 +449,7 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
         }
         if (lrr) {
             pick = &sm->warps[j * sm->nsched + si];
+            pick_k = j;
             break;
         }
         if (!oldest || v->age < oldest->age) {
@@ -447,11 +457,15 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
             oldest_j = j;
         }
     }
-    if (oldest)
+    if (oldest) {
         pick = &sm->warps[oldest_j * sm->nsched + si];
+        pick_k = oldest_j;
+    }
     if (pick) {
         s->issued = 1;
         s->last = pick->slot;
+        s->last_k = pick_k;
+        s->last_mine = 1;
         s->wake = now + 1;
         return issue(sm, l, si, pick, now, err);
     }

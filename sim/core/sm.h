@@ -78,6 +78,9 @@ typedef struct sm_block {
 /* One warp scheduler (one per sub-partition). */
 typedef struct sm_sched {
     uint32_t last;                /* LRR: last slot issued; GTO: greedy slot */
+    uint32_t last_k;              /* last / nsched: its place in the view    */
+    uint8_t last_mine;            /* last is one of this scheduler's slots   */
+    uint32_t nslots;              /* warp slots it owns                      */
     uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
     uint64_t wake;                /* earliest cycle a warp may be ready      */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
@@ -105,6 +108,7 @@ typedef struct sm {
     sm_slot_t *view;              /* scheduler s's k-th slot (warp slot
                                      k * nsched + s) at view[s * per_sched + k] */
     uint32_t per_sched;           /* slots per scheduler, rounded up         */
+    uint32_t *view_at;            /* nwarps: index of each slot in view      */
     sm_block_t *blocks;           /* nblocks slots                           */
     uint32_t nblocks;
     uint32_t blocks_used;         /* resident blocks                         */
