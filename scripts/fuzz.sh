@@ -33,7 +33,8 @@ work="build-fuzz/corpus/$target"
 mkdir -p "$seeds" "$work" build-fuzz/artifacts
 if [ -z "$(ls -A "$seeds")" ]; then   # first run: seed from the repository
     case "$target" in
-        fuzz_asm) cp lessons/kernels/*.s tests/asm/*.s "$seeds"/ ;;
+        fuzz_asm) cp lessons/kernels/*.s "$seeds"/
+                  for f in tests/asm/*.s; do cp "$f" "$seeds/asm_$(basename "$f")"; done ;;
         fuzz_arch) cp arch/*.lua "$seeds"/ ;;
         fuzz_lua) cp tests/lua/test_api.lua tests/lua/test_ref.lua tests/lua/test_check.lua "$seeds"/ ;;
         fuzz_exec) for i in 1 2 3 4; do head -c 256 /dev/urandom > "$seeds/random$i"; done ;;
