@@ -1,7 +1,7 @@
 -- gen_tc_kernels.lua - writes lessons/kernels/tc_*.s, the Tensor Core
 -- kernels, one file per number format from one template each, so that the
 -- five variants cannot drift apart. Run from the repository root:
---   lua5.4 scripts/gen_tc_kernels.lua
+--   build/simtlab run --unsafe scripts/gen_tc_kernels.lua   (or lua5.4 ...)
 -- (the generated files are committed; edit this script, not them).
 
 -- input type -> element bytes, K of the m16n16kK shape

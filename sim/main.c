@@ -20,6 +20,7 @@
 #include "asm.h"
 #include "export.h"
 #include "lsimt.h"
+#include "sandbox.h"
 #include "trace.h"
 
 #ifndef SIMT_VERSION
@@ -60,6 +61,10 @@ static const char usage_text[] =
     "  --trace FILE.json         write a Perfetto/Chrome trace of every launch\n"
     "                            (open it in https://ui.perfetto.dev)\n"
     "  --trace-every N           trace counter samples every N cycles (default 100, 0: none)\n"
+    "  --unsafe                  give the script the full Lua libraries (files, os.execute);\n"
+    "                            without it scripts run in a sandbox: no files, no os or\n"
+    "                            package, require only from lessons/lib and the script's\n"
+    "                            folder, a limit on run time (Lua instructions) and memory\n"
     "sweep options:\n"
     "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
     "  --values A,B,...          its values, in order\n"
@@ -105,6 +110,7 @@ typedef struct cli_opts {
     const char *size;              /* sweep: --size N                      */
     const char *out;               /* sweep: --out FILE.csv                */
     const char *png;               /* sweep: --png FILE.png                */
+    int unsafe;                    /* --unsafe: full Lua libraries (io, os) */
 } cli_opts_t;
 
 static int usage_error(const char *fmt, const char *what)
@@ -129,15 +135,44 @@ static int msghandler(lua_State *L)
     return 1;
 }
 
-static lua_State *new_state(void)
+/* A Lua state for `script` (NULL: none) with the module simt. Scripts run
+ * in the sandbox (sandbox.h: no files, no os.execute, require only from
+ * lessons/lib and the script's directory, a watchdog and a memory cap)
+ * unless `unsafe`, which opens the full standard libraries (developer
+ * tools that write files). Close it with sandbox_close. */
+static lua_State *new_state(const char *script, int unsafe)
 {
     lua_State *L = luaL_newstate();
     if (!L) {
         fprintf(stderr, "simtlab: cannot create a Lua state (out of memory)\n");
         return NULL;
     }
-    luaL_openlibs(L);
-    luaL_requiref(L, "simt", luaopen_simt, 1); /* global and package.loaded */
+    char lib[1024] = "", dir[1024] = ".";
+    if (arch_find_file("lessons/lib/workloads.lua", lib, sizeof lib) == 0)
+        lib[strlen(lib) - strlen("/workloads.lua")] = '\0';
+    if (script) {
+        const char *slash = strrchr(script, '/');
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - script), script);
+    }
+    if (unsafe) {
+        luaL_openlibs(L);
+        /* the same modules as in the sandbox: lessons/lib and the script's folder */
+        lua_getglobal(L, "package");
+        lua_pushfstring(L, "%s/?.lua;%s/?.lua;", lib[0] ? lib : ".", dir);
+        lua_getfield(L, -2, "path");
+        lua_concat(L, 2);
+        lua_setfield(L, -2, "path");
+        lua_pop(L, 1);
+    } else {
+        sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = dir };
+        if (sandbox_open(L, &so) != 0) {
+            lua_close(L);
+            fprintf(stderr, "simtlab: cannot create a Lua state (out of memory)\n");
+            return NULL;
+        }
+    }
+    luaL_requiref(L, "simt", luaopen_simt, 1); /* global (and package.loaded) */
     lua_pop(L, 1);
     return L;
 }
@@ -166,6 +201,10 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
         for (k = 0; k < sizeof shortcuts / sizeof shortcuts[0]; k++)
             if (strcmp(opt, shortcuts[k].opt) == 0)
                 shortcut = (int)k;
+        if (strcmp(opt, "--unsafe") == 0 && !sweep) {
+            o->unsafe = 1;          /* a flag: takes no value */
+            continue;
+        }
         if (strcmp(opt, "--arch") == 0) slot = &o->arch;
         else if (strcmp(opt, "--stats") == 0 && !sweep) slot = &o->stats;
         else if (strcmp(opt, "--trace") == 0 && !sweep) slot = &o->trace;
@@ -306,14 +345,14 @@ static int write_stats(lua_State *L, const cli_opts_t *o)
  * options set simt.overrides, the launch log and the trace. */
 static int run_script(const char *script, int nargs, char **args, const cli_opts_t *o)
 {
-    lua_State *L = new_state();
+    lua_State *L = new_state(script, o->unsafe);
     trace_t *trace = NULL;
     simt_err_t err;
     int i, status, rc = 0;
     if (!L)
         return 1;
     if (push_sets(L, o) != 0) {
-        lua_close(L);
+        sandbox_close(L);
         return 2;
     }
     if (o->arch) {
@@ -332,7 +371,7 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         if (o->trace_every) {
             every = strtoull(o->trace_every, &end, 10);
             if (!end || *end || o->trace_every[0] == '-' || !o->trace_every[0]) {
-                lua_close(L);
+                sandbox_close(L);
                 return usage_error("--trace-every needs a whole number of cycles, got '%s'",
                                    o->trace_every);
             }
@@ -340,13 +379,13 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         simt_err_clear(&err);
         trace = trace_open(o->trace, &err);
         if (!trace) {
-            lua_close(L);
+            sandbox_close(L);
             fprintf(stderr, "simtlab: --trace: %s\n", err.msg);
             return 1;
         }
         lsimt_set_trace(L, trace, (uint64_t)every);
     } else if (o->trace_every) {
-        lua_close(L);
+        sandbox_close(L);
         return usage_error("%s", "--trace-every needs --trace FILE.json");
     }
     lua_createtable(L, nargs, 2);
@@ -364,7 +403,7 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
     if (status == LUA_OK) {
         for (i = 0; i < nargs; i++)
             lua_pushstring(L, args[i]);
-        status = lua_pcall(L, nargs, 0, 1);
+        status = sandbox_pcall(L, nargs, 0, 1);
     }
     if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
@@ -374,7 +413,7 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
     /* the launches made before a failure are still worth keeping */
     if (o->stats && write_stats(L, o) != 0)
         rc = 1;
-    lua_close(L); /* no launch can use the trace after this */
+    sandbox_close(L); /* no launch can use the trace after this */
     if (trace) {
         simt_err_clear(&err);
         if (trace_close(trace, &err) != 0) {
@@ -399,29 +438,21 @@ static int run_sweep(const cli_opts_t *o)
                         "simtlab directory)\n");
         return 1;
     }
-    path[strlen(path) - strlen("sweep.lua")] = '\0'; /* the directory, with '/' */
-    L = new_state();
+    L = new_state(NULL, 0);        /* require finds lessons/lib */
     if (!L)
         return 1;
     lua_pushcfunction(L, msghandler);
-    /* package.path = DIR/?.lua;... */
-    lua_getglobal(L, "package");
-    lua_pushfstring(L, "%s?.lua;", path);
-    lua_getfield(L, -2, "path");
-    lua_concat(L, 2);
-    lua_setfield(L, -2, "path");
-    lua_pop(L, 1);
     lua_getglobal(L, "require");
     lua_pushstring(L, "sweep");
     if (lua_pcall(L, 1, 1, 1) != LUA_OK) {
         fprintf(stderr, "simtlab: %s\n", lua_tostring(L, -1));
-        lua_close(L);
+        sandbox_close(L);
         return 1;
     }
     lua_getfield(L, -1, "main");
     lua_newtable(L); /* the options */
     if (push_sets(L, o) != 0) {
-        lua_close(L);
+        sandbox_close(L);
         return 2;
     }
     lua_setfield(L, -2, "set");
@@ -444,7 +475,7 @@ static int run_sweep(const cli_opts_t *o)
         for (i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             if (lua_type(L, -1) != LUA_TNUMBER) {
-                lua_close(L);
+                sandbox_close(L);
                 return usage_error("--values must be numbers separated by commas, got '%s'",
                                    o->values);
             }
@@ -455,7 +486,7 @@ static int run_sweep(const cli_opts_t *o)
             simt_err_clear(&err);
             if (arch_apply_table(L, -1, &d, &err) != 0) {
                 fprintf(stderr, "simtlab: --param: %s\n", err.msg);
-                lua_close(L);
+                sandbox_close(L);
                 return 2;
             }
             lua_pop(L, 1);
@@ -469,7 +500,7 @@ static int run_sweep(const cli_opts_t *o)
     if (o->size) {
         if (lua_stringtonumber(L, o->size) == 0 || !lua_isinteger(L, -1)
             || lua_tointeger(L, -1) < 1) {
-            lua_close(L);
+            sandbox_close(L);
             return usage_error("--size needs a whole number >= 1, got '%s'", o->size);
         }
         lua_setfield(L, -2, "size");
@@ -482,12 +513,12 @@ static int run_sweep(const cli_opts_t *o)
         lua_pushstring(L, o->png);
         lua_setfield(L, -2, "png");
     }
-    status = lua_pcall(L, 1, 0, 1);
+    status = sandbox_pcall(L, 1, 0, 1);
     if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         fprintf(stderr, "simtlab: %s\n", msg ? msg : "(error object is not a string)");
     }
-    lua_close(L);
+    sandbox_close(L);
     return status == LUA_OK ? 0 : 1;
 }
 
@@ -527,7 +558,7 @@ static int asm_listing(const char *path)
 
 static int list_presets(void)
 {
-    lua_State *L = new_state();
+    lua_State *L = new_state(NULL, 0);
     lua_Integer i, n;
     if (!L)
         return 1;
@@ -538,7 +569,7 @@ static int list_presets(void)
         printf("%s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
     }
-    lua_close(L);
+    sandbox_close(L);
     if (n == 0) {
         fprintf(stderr, "simtlab: no presets found (looked for arch/*.lua)\n");
         return 1;

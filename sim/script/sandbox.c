@@ -191,6 +191,18 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     lua_setglobal(L, "os");
     lua_pop(L, 1);
 
+    /* io: output to the terminal only (write, stdout, stderr); no files */
+    lua_pushcfunction(L, luaopen_io);
+    lua_call(L, 0, 1);
+    lua_newtable(L);
+    static const char *const io_keep[] = { "write", "stdout", "stderr" };
+    for (size_t i = 0; i < sizeof io_keep / sizeof io_keep[0]; i++) {
+        lua_getfield(L, -2, io_keep[i]);
+        lua_setfield(L, -2, io_keep[i]);
+    }
+    lua_setglobal(L, "io");
+    lua_pop(L, 1);
+
     /* the memory cap counts from what the state holds already */
     s->used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024u + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);
     s->prev = lua_getallocf(L, &s->prev_ud);

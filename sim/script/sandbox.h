@@ -5,7 +5,9 @@
  * with these changes:
  *   - no dofile, loadfile; `load` compiles text only (mode "t"): a binary
  *     chunk fails with "attempt to load a binary chunk";
- *   - os has only clock, time and date; there is no io, package or debug;
+ *   - os has only clock, time and date; io has only write, stdout and
+ *     stderr (output to the terminal, no files); there is no package or
+ *     debug;
  *   - require(name) loads NAME.lua from simtlab's lessons/lib directory or
  *     the script's own directory (names are letters, digits and '_');
  *     modules already loaded (simt) are returned as usual;

@@ -25,7 +25,7 @@ if(STEP STREQUAL "stats")
   if(NOT o1 STREQUAL o2)
     message(FATAL_ERROR "two runs differ:\n${o1}\n${o2}")
   endif()
-  run_ok(o3 ${SIMTLAB} run tests/cli/knobs_check_stats.lua ${OUT}/stats.csv ${OUT}/stats.json
+  run_ok(o3 ${SIMTLAB} run --unsafe tests/cli/knobs_check_stats.lua ${OUT}/stats.csv ${OUT}/stats.json
          ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
   if(NOT o3 STREQUAL "stats ok\n")
     message(FATAL_ERROR "check printed: ${o3}")
@@ -57,7 +57,7 @@ elseif(STEP STREQUAL "sweep")
   if(NOT o1 MATCHES "correct.*\n1 .*yes\n2 .*yes\n4 .*yes\n8 .*yes\n")
     message(FATAL_ERROR "unexpected sweep table:\n${o1}")
   endif()
-  run_ok(o3 ${SIMTLAB} run tests/cli/knobs_check_sweep.lua ${OUT}/sweep.csv ${OUT}/sweep1.png
+  run_ok(o3 ${SIMTLAB} run --unsafe tests/cli/knobs_check_sweep.lua ${OUT}/sweep.csv ${OUT}/sweep1.png
          ${OUT}/sweep2.png)
   if(NOT o3 STREQUAL "sweep ok\n")
     message(FATAL_ERROR "check printed: ${o3}")

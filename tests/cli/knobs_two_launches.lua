@@ -1,6 +1,5 @@
 -- knobs_two_launches.lua - fixture: two launches (vecadd, then a tiled
 -- matmul) on edu-tiny; prints each launch's cycles.
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 local g = simt.gpu("edu-tiny")
 local r1 = W.vecadd(g, 1000)

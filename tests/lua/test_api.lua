@@ -1,3 +1,4 @@
+-- simtlab: --unsafe (this test writes temporary files)
 -- test_api.lua - the Lua API of module simt: tensors, GPUs, kernels, errors.
 -- Run from the repository root: simtlab run tests/lua/test_api.lua
 

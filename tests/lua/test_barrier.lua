@@ -1,9 +1,9 @@
+-- simtlab: --unsafe (this test writes temporary files)
 -- test_barrier.lua - bar.sync: threads exchanging data through shared
 -- memory across a barrier get the right answer (block_reverse.s); a barrier
 -- inside a divergent if and an out-of-bounds access stop the launch with a
 -- report that names the problem and the kernel.
 -- Run: simtlab run tests/lua/test_barrier.lua
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 
 local failures = 0

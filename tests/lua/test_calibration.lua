@@ -8,7 +8,7 @@
 -- wider bound and explained in arch/CALIBRATION.md.
 -- Run from the repository root: simtlab run tests/lua/test_calibration.lua
 
-local cal = dofile("lessons/lib/calibrate.lua")
+local cal = require("calibrate")
 local res = cal.run{quick = true}
 local TOL = 0.15
 local failures = {}

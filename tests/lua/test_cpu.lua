@@ -1,6 +1,5 @@
 -- test_cpu.lua - simt.cpu: presets, overrides, results bit-identical to
 -- the GPU's for the matmul and conv kernels, barriers, determinism.
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 local conv = require("conv")
 

@@ -33,7 +33,6 @@
 --     of peak in its band; one scalar core thousands of times slower;
 --  4. the naive kernel on one core near the measured naive loop;
 --  5. every pair of results is bit-identical.
-package.path = "lessons/lib/?.lua;" .. package.path
 local compare = require("compare")
 local W = require("workloads")
 

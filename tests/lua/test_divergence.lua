@@ -2,7 +2,6 @@
 -- code paths) and collatz.s (lane-dependent loop trip counts): results are
 -- right, and the time grows with the number of paths a warp must run.
 -- Run: simtlab run tests/lua/test_divergence.lua
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 
 local failures = 0

@@ -1,3 +1,4 @@
+-- simtlab: --unsafe (this test writes temporary files)
 -- test_export.lua - simt.save_csv / simt.save_json escaping and key order,
 -- g:with, and the derived launch statistics.
 local function read(path)
@@ -48,7 +49,6 @@ ok, err = pcall(g.with, g, { arch = "t4" })
 assert(not ok and err:find("'arch' cannot change", 1, true), err)
 
 -- derived statistics agree with the counters they come from
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 local e = simt.gpu("edu-tiny")
 local r = W.matmul(e, "matmul_tiled16", 32)

@@ -5,7 +5,6 @@
 --
 -- After an intended change, regenerate the golden file and review the diff:
 --   build/simtlab run tests/lua/test_golden.lua update > tests/lua/golden_cycles.lua
-package.path = "lessons/lib/?.lua;tests/lua/?.lua;" .. package.path
 local W = require("workloads")
 local conv = require("conv")
 local P = require("precision")

@@ -3,7 +3,6 @@
 -- multiples of the block, on edu-tiny and an 8-SM variant.
 -- (Matmul: test_kernels_matmul.lua; convolution: test_kernels_conv.lua.)
 -- Run: simtlab run tests/lua/test_kernels.lua
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 
 local failures = 0

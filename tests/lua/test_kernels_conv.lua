@@ -2,7 +2,6 @@
 -- against simt.ref.conv2d / simt.ref.im2col over paddings 0/1/2, strides
 -- 1/2, filters 1/3/5, batch N > 1 and channels C > 1.
 -- Run: simtlab run tests/lua/test_kernels_conv.lua
-package.path = "lessons/lib/?.lua;" .. package.path
 local conv = require("conv")
 
 local failures = 0

@@ -2,7 +2,6 @@
 -- simt.ref.matmul at sizes that are and are not multiples of the tiles,
 -- on edu-tiny (2 SMs) and on an 8-SM variant; plus the coalescing and
 -- timing shape the lessons rely on. Run: simtlab run tests/lua/test_kernels_matmul.lua
-package.path = "lessons/lib/?.lua;" .. package.path
 local W = require("workloads")
 
 local failures = 0

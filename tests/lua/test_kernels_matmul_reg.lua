@@ -73,7 +73,7 @@ end
 -- An 8-SM h200 (DRAM and L2 bandwidth scaled by 8/132, as in
 -- arch/CALIBRATION.md) at n = 256 keeps every SM busy and runs in a second.
 local g8 = simt.gpu{ arch = "h200", sms = 8, dram_gbps = 4800 * 8 / 132, l2_bytes_per_clk = 3072 * 8 / 132 }
-local W = (function() package.path = "lessons/lib/?.lua;" .. package.path return require("workloads") end)()
+local W = require("workloads")
 local t16 = W.matmul(g8, "matmul_tiled16", 256, { check = false })
 local t32 = W.matmul(g8, "matmul_tiled32", 256, { check = false })
 local reg = run(g8, 256, 1)

@@ -2,7 +2,6 @@
 -- accumulation order, Tensor Core matmul error per format, and the h200
 -- Tensor Core timing (peak per precision, speed-up over FP32 lanes).
 -- Run: simtlab run tests/lua/test_tensor_cores.lua
-package.path = "lessons/lib/?.lua;" .. package.path
 local P = require("precision")
 
 local failures = 0

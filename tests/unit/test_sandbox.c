@@ -59,7 +59,10 @@ static void lua_error_has(lua_State *L, const char *src, int status, const char 
 static void test_unsafe_libraries_are_absent(void **state)
 {
     (void)state;
-    lua_value_is("return tostring(io)", "nil");
+    lua_value_is("return tostring(io.open) .. tostring(io.popen) .. tostring(io.lines) .. tostring(io.input)",
+                 "nilnilnilnil");
+    lua_value_is("return type(io.write) .. ' ' .. type(io.stdout) .. ' ' .. type(io.stderr.write)",
+                 "function userdata function");
     lua_value_is("return tostring(debug)", "nil");
     lua_value_is("return tostring(package)", "nil");
     lua_value_is("return tostring(os.execute) .. tostring(os.remove) .. tostring(os.getenv) .. tostring(os.exit)",
