@@ -5,15 +5,16 @@
 #include <stddef.h>
 #include <string.h>
 
-/* log2 of a power of two. */
+/* log2 of a power of two, without a loop: multiplying v by a de Bruijn
+ * sequence puts a distinct 5-bit pattern in the top bits for each of the
+ * 32 positions of its one set bit. */
 static uint32_t log2u(uint32_t v)
 {
-    uint32_t n = 0;
-    while (v > 1u) {
-        v >>= 1;
-        n++;
-    }
-    return n;
+    static const uint8_t pos[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
+    };
+    return pos[(v * 0x077CB531u) >> 27];
 }
 
 /* Add sector s of the line at line_addr to out, keeping out->line[] sorted

@@ -77,6 +77,22 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
 
 /* ---- setup ------------------------------------------------------------------ */
 
+#define SM_ALIGN 128   /* bytes: one warp register (32 lanes x 4 bytes) */
+
+/* Zeroed memory of at least `bytes`, aligned to SM_ALIGN so that each
+ * 128-byte warp register (and shared memory row) spans as few host cache
+ * lines as it can; NULL if out of memory. Free with free(). */
+static void *zalloc_aligned(size_t bytes)
+{
+    size_t n = (bytes + SM_ALIGN - 1) / SM_ALIGN * SM_ALIGN;
+    if (n == 0)
+        n = SM_ALIGN;
+    void *p = aligned_alloc(SM_ALIGN, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
 int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err)
 {
     memset(sm, 0, sizeof *sm);
@@ -93,8 +109,8 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
     sm->view = calloc((size_t)sm->nsched * (sm->per_sched ? sm->per_sched : 1), sizeof *sm->view);
     sm->view_at = calloc(sm->nwarps ? sm->nwarps : 1, sizeof *sm->view_at);
     sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
-    sm->regfile = calloc((size_t)sm->nwarps * nregs * WARP_SIZE, sizeof *sm->regfile);
-    sm->smem = sm->smem_per_block ? calloc(sm->nblocks, sm->smem_per_block) : NULL;
+    sm->regfile = zalloc_aligned((size_t)sm->nwarps * nregs * WARP_SIZE * sizeof *sm->regfile);
+    sm->smem = sm->smem_per_block ? zalloc_aligned((size_t)sm->nblocks * sm->smem_per_block) : NULL;
     if (!sm->warps || !sm->view || !sm->view_at || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
         sm_free(sm);
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
