@@ -69,18 +69,22 @@ static const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_opera
     switch (o->kind) {
     case OPD_REG:
         return &w->regs[(size_t)o->index * WARP_SIZE];
-    case OPD_PRED:
+    case OPD_PRED: {
+        uint32_t p = w->preds[o->index];
         for (uint32_t l = 0; l < WARP_SIZE; l++)
-            tmp[l] = w->preds[o->index] >> l & 1u;
+            tmp[l] = p >> l & 1u;
         return tmp;
+    }
     case OPD_SPECIAL:
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             tmp[l] = special(x, w, o->index, l);
         return tmp;
-    default: /* OPD_IMM, OPD_LABEL */
+    default: { /* OPD_IMM, OPD_LABEL */
+        uint32_t v = o->imm;   /* a local: tmp might alias o->imm for all the compiler knows */
         for (uint32_t l = 0; l < WARP_SIZE; l++)
-            tmp[l] = o->imm;
+            tmp[l] = v;
         return tmp;
+    }
     }
 }
 
@@ -881,7 +885,10 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         } else {
             const uint32_t *a = src(x, w, &in->opd[1], ta);
             uint32_t *d = dst(w, in);
-            FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
+            if (in->op == OP_MOV)                /* the common one: no switch per lane */
+                LANE_LOOP(mask, l, d[l] = a[l]);
+            else
+                FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
             if (in->type == T_F32 && in->op != OP_MOV && in->op != OP_ABS && in->op != OP_NEG)
                 info->flops = warp_popcount(mask);
         }
