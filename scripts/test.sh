@@ -42,7 +42,7 @@ if [ "${1:-}" != "--fast" ]; then
             echo "fuzz: $target found a crash (input saved under build-fuzz/artifacts/)"
             exit 1
         fi
-        echo "fuzz: $target $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, no crash"
+        echo "fuzz: $target $(grep -aE '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, no crash"
         rm -f "$log"
     done
 fi
