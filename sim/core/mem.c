@@ -213,7 +213,7 @@ int mem_read(mem_t *m, uint32_t addr, void *dst, uint64_t n, simt_err_t *err)
 void mem_describe(const mem_t *m, uint32_t addr, char *buf, size_t n)
 {
     if (addr < 4096) {
-        snprintf(buf, n, "address 0x%08" PRIx32 " is near 0: a null or uninitialised pointer?", addr);
+        snprintf(buf, n, "near address 0: a null or uninitialised pointer?");
         return;
     }
     int32_t i = find_below(m, addr);
