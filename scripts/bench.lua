@@ -2,8 +2,14 @@
 -- usage: simtlab run scripts/bench.lua CASE
 -- Prints one line: case, simulated cycles and warp instructions, the CPU
 -- seconds the simulation took (median of the repeats), and derived speeds.
+-- The kernel checker (on by default in g:launch) is off here: the bench
+-- measures the simulator; a CASE ending in _check (e.g. tiled512_check)
+-- runs with it on, to show what it costs.
 local case = arg[1] or "tiled512"
 local reps = tonumber(arg[2] or "3")
+local check = case:match("_check$") ~= nil
+local label = case
+case = case:gsub("_check$", "")
 
 local function ceil_div(a, b) return (a + b - 1) // b end
 
@@ -48,7 +54,7 @@ if tc_n then
   local B = g:tensor{ n, n, init = "random", seed = 2 }
   local C = g:tensor{ n, n }
   local gx = ceil_div(n, 16)
-  local fp = g:launch(simt.kernel("lessons/kernels/matmul_tiled16.s"), { grid = { gx, gx }, block = { 16, 16 } },
+  local fp = g:launch(simt.kernel("lessons/kernels/matmul_tiled16.s"), { grid = { gx, gx }, block = { 16, 16 }, check = check },
                       A, B, C, n)
   for _, fmt in ipairs{ "f16", "bf16", "tf32", "e4m3" } do
     local At = g:tensor{ n, n, dtype = fmt }
@@ -57,7 +63,7 @@ if tc_n then
     Bt:copy_from(B)
     local k = simt.kernel("lessons/kernels/tc_matmul_2x2_" .. fmt .. ".s")
     local r, s = median_run(function()
-      return g:launch(k, { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 32, 4 } }, At, Bt, C, n)
+      return g:launch(k, { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 32, 4 }, check = check }, At, Bt, C, n)
     end)
     local key = fmt == "e4m3" and "fp8" or fmt
     local peak = d.sms * d["tc_flops_per_clk_" .. key] * d.clock_mhz * 1e6 / 1e12
@@ -76,7 +82,7 @@ if c.kernel == "vecadd" then
   local B = g:tensor{ c.n, init = "random", seed = 2 }
   local C = g:tensor{ c.n }
   run = function()
-    return g:launch(k, { grid = { ceil_div(c.n, c.block[1]) }, block = c.block }, A, B, C, c.n)
+    return g:launch(k, { grid = { ceil_div(c.n, c.block[1]) }, block = c.block, check = check }, A, B, C, c.n)
   end
 else
   local A = g:tensor{ c.n, c.n, init = "random", seed = 1 }
@@ -84,9 +90,9 @@ else
   local C = g:tensor{ c.n, c.n }
   local gx = ceil_div(c.n, c.tile)
   run = function()
-    return g:launch(k, { grid = { gx, gx }, block = c.block }, A, B, C, c.n)
+    return g:launch(k, { grid = { gx, gx }, block = c.block, check = check }, A, B, C, c.n)
   end
 end
 
 local r, s = median_run(run)
-print(speed_line(case, c.arch, r, s))
+print(speed_line(label, c.arch, r, s))

@@ -5,12 +5,13 @@
 # is shared and noisy; compare ratios and medians between runs.
 # Case tc512 (tc1024: several minutes, for its FP32 baseline) prints Tensor
 # Core matmul TFLOP/s per format and the speed-up over FP32 on h200.
+# The kernel checker is off except in CASE_check (tiled512_check: its cost).
 # usage: scripts/bench.sh [CASE...]   (default: all cases but tc1024)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/simtlab ] || scripts/setup.sh >/dev/null
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(naive512 tiled512 vecadd16m tiny_tiled tc512)
+[ ${#cases[@]} -gt 0 ] || cases=(naive512 tiled512 tiled512_check vecadd16m tiny_tiled tc512)
 for c in "${cases[@]}"; do
     out=$(/usr/bin/time -f "%M" build/simtlab run scripts/bench.lua "$c" 3 2>/tmp/simtlab-bench-rss.$$)
     rss=$(tail -n 1 /tmp/simtlab-bench-rss.$$)
