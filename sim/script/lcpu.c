@@ -452,16 +452,7 @@ static int cpu_index(lua_State *L)
 
 void lcpu_register(lua_State *L)
 {
-    luaL_newmetatable(L, LCPU_MT);
-    lua_pushcfunction(L, cpu_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, cpu_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_newtable(L);
-    luaL_setfuncs(L, cpu_methods, 0);
-    lua_pushcclosure(L, cpu_index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
+    lutil_new_class(L, LCPU_MT, cpu_gc, cpu_tostring, cpu_index, cpu_methods);
     lua_pushcfunction(L, l_cpu);
     lua_setfield(L, -2, "cpu");
 }

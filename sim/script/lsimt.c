@@ -662,35 +662,15 @@ static int l_presets(lua_State *L)
 
 /* Create metatable name with __gc, __tostring and an __index function
  * that gets the table at the top of the stack (or nothing) as upvalue. */
-static void new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
-                      lua_CFunction index, const luaL_Reg *methods)
-{
-    luaL_newmetatable(L, name);
-    if (gc) {
-        lua_pushcfunction(L, gc);
-        lua_setfield(L, -2, "__gc");
-    }
-    lua_pushcfunction(L, tostr);
-    lua_setfield(L, -2, "__tostring");
-    if (index) {
-        lua_newtable(L);
-        if (methods)
-            luaL_setfuncs(L, methods, 0);
-        lua_pushcclosure(L, index, 1);
-        lua_setfield(L, -2, "__index");
-    }
-    lua_pop(L, 1);
-}
-
 int luaopen_simt(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         { "gpu", l_gpu }, { "kernel", l_kernel }, { "tensor", tensor_host_new },
         { "f32", l_f32 }, { "i32", l_i32 }, { "presets", l_presets }, { NULL, NULL }
     };
-    new_class(L, LGPU_MT, gpu_gc, gpu_tostring, gpu_index, gpu_methods);
-    new_class(L, KERNEL_MT, kernel_gc, kernel_tostring, kernel_index, NULL);
-    new_class(L, SCALAR_MT, NULL, scalar_tostring, NULL, NULL);
+    lutil_new_class(L, LGPU_MT, gpu_gc, gpu_tostring, gpu_index, gpu_methods);
+    lutil_new_class(L, KERNEL_MT, kernel_gc, kernel_tostring, kernel_index, NULL);
+    lutil_new_class(L, SCALAR_MT, NULL, scalar_tostring, NULL, NULL);
     tensor_register(L);
     luaL_newlib(L, fns);
     lua_pushvalue(L, -1);

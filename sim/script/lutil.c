@@ -53,3 +53,23 @@ void lutil_desc_arg(lua_State *L, const char *example)
     }
     lua_settop(L, 1);
 }
+
+void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
+                     lua_CFunction index, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name);
+    if (gc) {
+        lua_pushcfunction(L, gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_pushcfunction(L, tostr);
+    lua_setfield(L, -2, "__tostring");
+    if (index) {
+        lua_newtable(L);
+        if (methods)
+            luaL_setfuncs(L, methods, 0);
+        lua_pushcclosure(L, index, 1);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <lua.h>
+#include <lauxlib.h>
 
 #if defined(__GNUC__)
 #define LUTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -20,6 +21,12 @@
  * raises an argument error expecting `example`. Leaves the table alone at
  * stack index 1. */
 void lutil_desc_arg(lua_State *L, const char *example);
+
+/* Register metatable `name` for a userdata class: __gc (may be NULL),
+ * __tostring, and __index = index(self, key) with a table of `methods` as
+ * its upvalue (no __index when index is NULL). Leaves the stack as it was. */
+void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
+                     lua_CFunction index, const luaL_Reg *methods);
 
 /* t[k] = v for the table on top of the stack. */
 void lutil_set_int(lua_State *L, const char *k, uint64_t v);
@@ -41,6 +48,12 @@ int lutil_argerror(lua_State *L, int arg, const char *fmt, ...) LUTIL_PRINTF(3, 
  * raises an argument error expecting `example`. Leaves the table alone at
  * stack index 1. */
 void lutil_desc_arg(lua_State *L, const char *example);
+
+/* Register metatable `name` for a userdata class: __gc (may be NULL),
+ * __tostring, and __index = index(self, key) with a table of `methods` as
+ * its upvalue (no __index when index is NULL). Leaves the stack as it was. */
+void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
+                     lua_CFunction index, const luaL_Reg *methods);
 
 /* t[k] = v for the table on top of the stack. */
 void lutil_set_int(lua_State *L, const char *k, uint64_t v);

@@ -231,13 +231,7 @@ static int ref_add(lua_State *L)
 
 static int ref_sum(lua_State *L)
 {
-    tensor_t *A = tensor_check(L, 1);
-    const uint8_t *p = tensor_data(L, A);
-    double s = 0;
-    int64_t i;
-    for (i = 0; i < A->n; i++)
-        s += A->dt->load(p + (size_t)i * A->dt->bytes);
-    lua_pushnumber(L, s);
+    lua_pushnumber(L, tensor_sum(L, tensor_check(L, 1)));
     return 1;
 }
 

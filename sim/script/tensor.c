@@ -722,15 +722,19 @@ static int t_max_abs_diff(lua_State *L)
     return 1;
 }
 
-static int t_sum(lua_State *L)
+double tensor_sum(lua_State *L, tensor_t *t)
 {
-    tensor_t *t = tensor_check(L, 1);
     const uint8_t *p = tensor_data(L, t);
     double s = 0;
     int64_t i;
     for (i = 0; i < t->n; i++)
         s += t->dt->load(p + (size_t)i * t->dt->bytes);
-    lua_pushnumber(L, s);
+    return s;
+}
+
+static int t_sum(lua_State *L)
+{
+    lua_pushnumber(L, tensor_sum(L, tensor_check(L, 1)));
     return 1;
 }
 
@@ -844,15 +848,9 @@ static int t_index(lua_State *L)
 
 void tensor_register(lua_State *L)
 {
-    luaL_newmetatable(L, TENSOR_MT);
-    lua_pushcfunction(L, t_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, t_tostring);
-    lua_setfield(L, -2, "__tostring");
+    lutil_new_class(L, TENSOR_MT, t_gc, t_tostring, t_index, tensor_methods);
+    luaL_getmetatable(L, TENSOR_MT);
     lua_pushcfunction(L, t_len);
     lua_setfield(L, -2, "__len");
-    luaL_newlib(L, tensor_methods);
-    lua_pushcclosure(L, t_index, 1);
-    lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
 }

@@ -87,4 +87,7 @@ int tensor_host_new(lua_State *L);
 /* simt.ref: push the table of reference functions (ref.c). */
 void ref_push(lua_State *L);
 
+/* Sum of all elements of t in double (reads device tensors from the GPU). */
+double tensor_sum(lua_State *L, tensor_t *t);
+
 #endif
