@@ -141,19 +141,15 @@ void cpu_desc_default(cpu_desc_t *d)
     d->price_per_hour = 0.0;
 }
 
+/* Range checks naming the field (err.h). */
 static int check_u(const char *field, uint64_t v, uint64_t lo, uint64_t hi, simt_err_t *err)
 {
-    if (v < lo || v > hi)
-        return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' = %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")",
-                         field, v, lo, hi);
-    return 0;
+    return simt_check_u("CPU", field, v, lo, hi, err);
 }
 
 static int check_f(const char *field, double v, double lo, double hi, simt_err_t *err)
 {
-    if (!(v >= lo && v <= hi))
-        return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' = %g is out of range (%g..%g)", field, v, lo, hi);
-    return 0;
+    return simt_check_f("CPU", field, v, lo, hi, err);
 }
 
 int cpu_desc_validate(const cpu_desc_t *d, simt_err_t *err)

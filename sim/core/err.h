@@ -9,6 +9,7 @@
 #define SIMT_ERR_H
 
 #include <stdarg.h>
+#include <stdint.h>
 
 enum {
     SIMT_OK = 0,
@@ -34,6 +35,14 @@ int simt_errf(simt_err_t *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Range checks for description fields: 0 when lo <= v <= hi, else -1 with
+ * "<what> field '<field>' = v is out of range (lo..hi)" (SIMT_E_USAGE).
+ * what is "GPU" or "CPU". A NaN is never in range. */
+int simt_check_u(const char *what, const char *field, uint64_t v, uint64_t lo, uint64_t hi,
+                 simt_err_t *err);
+int simt_check_f(const char *what, const char *field, double v, double lo, double hi,
+                 simt_err_t *err);
 
 /* Clear err to SIMT_OK and an empty message. */
 void simt_err_clear(simt_err_t *err);

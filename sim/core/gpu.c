@@ -162,20 +162,15 @@ void gpu_desc_default(gpu_desc_t *d)
     d->launch_us = 3.0;
 }
 
-/* Check lo <= v <= hi for an integer field, naming it on failure. */
+/* Range checks naming the field (err.h). */
 static int check_u(const char *field, uint64_t v, uint64_t lo, uint64_t hi, simt_err_t *err)
 {
-    if (v < lo || v > hi)
-        return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' = %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")",
-                         field, v, lo, hi);
-    return 0;
+    return simt_check_u("GPU", field, v, lo, hi, err);
 }
 
 static int check_f(const char *field, double v, double lo, double hi, simt_err_t *err)
 {
-    if (!(v >= lo && v <= hi))
-        return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' = %g is out of range (%g..%g)", field, v, lo, hi);
-    return 0;
+    return simt_check_f("GPU", field, v, lo, hi, err);
 }
 
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
