@@ -1,8 +1,9 @@
-/* lutil.h - printf-style Lua errors for the binding (sim/script only).
+/* lutil.h - small helpers shared by the Lua binding (sim/script only):
+ * printf-style Lua errors, userdata classes, result-table fields.
  *
  * lua_pushfstring and luaL_error understand only a few formats (%d %s %f
- * %I %p %c %U %%); these helpers format with vsnprintf first, so %g, %lld,
- * %zu and %08x work and the compiler checks the arguments.
+ * %I %p %c %U %%); the error helpers format with vsnprintf first, so %g,
+ * %lld, %zu and %08x work and the compiler checks the arguments.
  */
 #ifndef SIMT_LUTIL_H
 #define SIMT_LUTIL_H
@@ -16,25 +17,6 @@
 #define LUTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define LUTIL_PRINTF(f, a)
-/* Normalise argument 1 of simt.gpu / simt.cpu to a description table:
- * nothing -> {}, "name" -> {arch = "name"}, a table stays; anything else
- * raises an argument error expecting `example`. Leaves the table alone at
- * stack index 1. */
-void lutil_desc_arg(lua_State *L, const char *example);
-
-/* Register metatable `name` for a userdata class: __gc (may be NULL),
- * __tostring, and __index = index(self, key) with a table of `methods` as
- * its upvalue (no __index when index is NULL). Leaves the stack as it was. */
-void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
-                     lua_CFunction index, const luaL_Reg *methods);
-
-/* t[k] = v for the table on top of the stack. */
-void lutil_set_int(lua_State *L, const char *k, uint64_t v);
-void lutil_set_num(lua_State *L, const char *k, double v);
-
-/* a / b, or 0 when b is 0 (rates of empty launches). */
-static inline double lutil_ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
-
 #endif
 
 /* Raise a Lua error "where: message" (like luaL_error); never returns. */
