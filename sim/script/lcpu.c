@@ -433,12 +433,11 @@ static const luaL_Reg cpu_methods[] = {
 static int cpu_index(lua_State *L)
 {
     lcpu_t *C = check_cpu(L, 1);
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    const char *k;
+    if (lutil_index_method(L, &k))
+        return 1;
     if (!k)
         return 0;
-    lua_pushvalue(L, lua_upvalueindex(1));
-    if (lua_getfield(L, -1, k) != LUA_TNIL)
-        return 1;
     if (strcmp(k, "name") == 0)
         lua_pushstring(L, cpu_desc(C->c)->name);
     else if (strcmp(k, "kind") == 0)

@@ -497,12 +497,11 @@ static const luaL_Reg gpu_methods[] = {
 static int gpu_index(lua_State *L)
 {
     lgpu_t *G = check_gpu(L, 1);
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    const char *k;
+    if (lutil_index_method(L, &k))
+        return 1;
     if (!k)
         return 0;
-    lua_pushvalue(L, lua_upvalueindex(1));
-    if (lua_getfield(L, -1, k) != LUA_TNIL)
-        return 1;
     if (strcmp(k, "name") == 0)
         lua_pushstring(L, gpu_desc(G->g)->name);
     else if (strcmp(k, "desc") == 0)

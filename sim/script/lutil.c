@@ -73,3 +73,15 @@ void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunc
     }
     lua_pop(L, 1);
 }
+
+int lutil_index_method(lua_State *L, const char **key)
+{
+    *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (!*key)
+        return 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    if (lua_getfield(L, -1, *key) != LUA_TNIL)
+        return 1;
+    lua_pop(L, 2);
+    return 0;
+}

@@ -37,6 +37,12 @@ void lutil_desc_arg(lua_State *L, const char *example);
 void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
                      lua_CFunction index, const luaL_Reg *methods);
 
+/* The first step of such an __index(self, key): if key names a method,
+ * push it and return 1 (the caller returns 1); else return 0 with *key
+ * set to the key string, or NULL if the key is not a string (the caller
+ * then looks up its fields). */
+int lutil_index_method(lua_State *L, const char **key);
+
 /* t[k] = v for the table on top of the stack. */
 void lutil_set_int(lua_State *L, const char *k, uint64_t v);
 void lutil_set_num(lua_State *L, const char *k, double v);

@@ -827,12 +827,11 @@ static const luaL_Reg tensor_methods[] = {
 static int t_index(lua_State *L)
 {
     tensor_t *t = tensor_check(L, 1);
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    const char *k;
+    if (lutil_index_method(L, &k))
+        return 1;
     if (!k)
         return 0;
-    lua_pushvalue(L, lua_upvalueindex(1));
-    if (lua_getfield(L, -1, k) != LUA_TNIL)
-        return 1;
     if (strcmp(k, "dtype") == 0)
         lua_pushstring(L, t->dt->name);
     else if (strcmp(k, "addr") == 0 && t->gpu)
