@@ -57,7 +57,7 @@ int gpu_run_warp(const gpu_run_t *r, uint32_t sm, uint32_t slot, gpu_warp_view_t
     const sm_t *s = &r->sms[sm];
     const warp_t *w = &s->warps[slot];
     memset(out, 0, sizeof *out);
-    out->status = sm_warp_status(s, r->l, slot, r->now);
+    out->status = sm_warp_status(s, slot, r->now);
     if (out->status == WS_EMPTY)
         return 0;
     out->pc = warp_pc(w);
@@ -429,7 +429,7 @@ static int check_tensor_formats(const gpu_desc_t *d, const isa_program_t *p, sim
     return 0;
 }
 
-static int timeout(const gpu_t *g, const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
+static int timeout(const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
                    uint64_t now, simt_err_t *err)
 {
     char where[700] = "";
@@ -438,7 +438,6 @@ static int timeout(const gpu_t *g, const sm_t *sms, uint32_t nsm, const sm_launc
         sm_describe_warps(&sms[i], l, where + used, sizeof where - used);
         used = strlen(where);
     }
-    (void)g;
     return simt_errf(err, SIMT_E_TIMEOUT,
                      "kernel '%s' did not finish after %" PRIu64 " cycles and %" PRIu64 " warp instructions "
                      "(an endless loop? raise max_cycles / max_warp_instrs if it is just long); warps still running:\n%s",
@@ -534,7 +533,7 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
             goto done;
         }
         if (now >= max_cycles || st.warp_instrs >= max_instrs) {
-            timeout(g, sms, nsm, &l, now, err);
+            timeout(sms, nsm, &l, now, err);
             goto done;
         }
         for (uint32_t i = 0; i < nsm; i++) {

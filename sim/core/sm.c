@@ -58,6 +58,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
+        /* sources; for st (no destination) this includes opd[0], the address */
         for (uint32_t i = first_src; i < in->nopd; i++) {
             const isa_operand_t *o = &in->opd[i];
             if ((o->kind == OPD_REG || o->kind == OPD_MEM) && o->index != ISA_NO_REG && d->nsrc < 4) {
@@ -66,11 +67,6 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
             }
             else if (o->kind == OPD_PRED && np < 3)
                 d->psrc[np++] = o->index;
-        }
-        /* st has no destination: its opd[0] is the address */
-        if (!isa_ops[in->op].has_dst && in->nopd > 0 && in->opd[0].kind == OPD_MEM &&
-            in->opd[0].index != ISA_NO_REG && first_src == 0) {
-            /* already counted by the loop above (i starts at 0) */
         }
     }
 }
@@ -551,7 +547,7 @@ void sm_notify(sm_launch_t *l, const gpu_event_t *ev)
         l->stop = 1;
 }
 
-uint8_t sm_warp_status(const sm_t *sm, const sm_launch_t *l, uint32_t slot, uint64_t now)
+uint8_t sm_warp_status(const sm_t *sm, uint32_t slot, uint64_t now)
 {
     const warp_t *w = &sm->warps[slot];
     switch (w->state) {
@@ -565,7 +561,6 @@ uint8_t sm_warp_status(const sm_t *sm, const sm_launch_t *l, uint32_t slot, uint
     uint8_t why;
     uint32_t sched = slot % sm->nsched;
     uint64_t t = warp_ready(sm, w, sched, &why);
-    (void)l;
     if (t <= now)
         return WS_READY;       /* ready, but its scheduler chose another warp */
     return why == STALL_MEMORY ? WS_MEMORY : why == STALL_PIPE ? WS_PIPE : WS_DEPENDENCY;

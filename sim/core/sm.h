@@ -139,7 +139,7 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err);
 void sm_finish(sm_t *sm, sm_launch_t *l, uint64_t end);
 
 /* What warp slot `slot` is doing at cycle now (gpu_warp_status_t). */
-uint8_t sm_warp_status(const sm_t *sm, const sm_launch_t *l, uint32_t slot, uint64_t now);
+uint8_t sm_warp_status(const sm_t *sm, uint32_t slot, uint64_t now);
 
 /* Describe where the SM's live warps are (for timeout reports). */
 void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n);
