@@ -86,12 +86,24 @@ static int32_t victim(const cache_t *c, uint32_t tag)
     return (int32_t)best;
 }
 
+/* Set bits in x (branch-free: the usual SWAR sum of bit pairs, nibbles, bytes). */
 static uint32_t popcount(uint32_t x)
 {
-    uint32_t n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+/* Index of the lowest set bit of x (x != 0): x & -x isolates it, and a de
+ * Bruijn multiplication maps each of the 32 positions to a distinct top
+ * 5 bits. Used to visit only the sectors in a mask. */
+static uint32_t lowest_bit(uint32_t x)
+{
+    static const uint8_t pos[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
+    };
+    return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
 }
 
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
@@ -109,9 +121,11 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     miss = sector_mask & ~hit;
 
     /* Latest ready time among the hit sectors (a pending fill). */
-    for (uint32_t s = 0; s < spl; s++)
-        if ((hit & (1u << s)) && c->ready[(size_t)slot * spl + s] > inf.ready)
-            inf.ready = c->ready[(size_t)slot * spl + s];
+    for (uint32_t m = hit; m; m &= m - 1u) {
+        uint64_t r = c->ready[(size_t)slot * spl + lowest_bit(m)];
+        if (r > inf.ready)
+            inf.ready = r;
+    }
 
     int allocate = !is_store || c->policy == CACHE_WRITE_BACK;
     if (slot < 0 && allocate && miss) {
@@ -134,9 +148,8 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         cache_line_t *l = &c->lines[slot];
         if (allocate) {
             l->valid |= (uint8_t)miss;
-            for (uint32_t s = 0; s < spl; s++)
-                if (miss & (1u << s))
-                    c->ready[(size_t)slot * spl + s] = 0;
+            for (uint32_t m = miss; m; m &= m - 1u)
+                c->ready[(size_t)slot * spl + lowest_bit(m)] = 0;
         }
         if (is_store && c->policy == CACHE_WRITE_BACK)
             l->dirty |= (uint8_t)sector_mask;
@@ -163,9 +176,9 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
     uint32_t spl = sectors_per_line(c);
     if (slot < 0)
         return;
-    for (uint32_t s = 0; s < spl; s++)
-        if (sector_mask & (1u << s))
-            c->ready[(size_t)slot * spl + s] = ready;
+    sector_mask &= (1u << spl) - 1;
+    for (uint32_t m = sector_mask; m; m &= m - 1u)
+        c->ready[(size_t)slot * spl + lowest_bit(m)] = ready;
 }
 
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
