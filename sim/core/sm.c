@@ -68,6 +68,14 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
             else if (o->kind == OPD_PRED && np < 3)
                 d->psrc[np++] = o->index;
         }
+        for (uint32_t i = 0; i < d->nsrc; i++)
+            for (uint32_t k = 0; k < d->src_n[i]; k++)
+                d->regs[d->nregs++] = (uint8_t)(d->src[i] + k);
+        if (d->dst != ISA_NO_REG)
+            for (uint32_t k = 0; k < d->dst_n; k++) {
+                d->regs[d->nregs++] = (uint8_t)(d->dst + k);
+                d->dst_bits |= 1ull << (d->dst + k);
+            }
     }
 }
 
@@ -153,6 +161,13 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
     blk->warps_live = l->warps_per_block;
     blk->warps_at_bar = 0;
     blk->start = now;
+    blk->x = (exec_ctx_t){
+        .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
+        .params = l->params, .smid = sm->id, .clock = now, .check = l->check,
+    };
+    memcpy(blk->x.ctaid, ctaid, sizeof blk->x.ctaid);
+    memcpy(blk->x.nctaid, l->grid, sizeof blk->x.nctaid);
+    memcpy(blk->x.ntid, l->block, sizeof blk->x.ntid);
     if (blk->smem)
         memset(blk->smem, 0, sm->smem_per_block);
     for (uint32_t i = 0; i < l->warps_per_block; i++) {
@@ -189,20 +204,14 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     const sm_deps_t *d = &l->deps[warp_pc(w)];
     uint64_t t = w->next_issue;
     uint8_t r = STALL_DEPENDENCY;
-    for (uint32_t i = 0; i < d->nsrc; i++)
-        for (uint32_t reg = d->src[i]; reg < (uint32_t)d->src[i] + d->src_n[i]; reg++) {
-            uint64_t rt = w->reg_ready[reg];
-            if (rt > t) {
-                t = rt;
-                r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
-            }
+    for (uint32_t i = 0; i < d->nregs; i++) {   /* sources, then destination */
+        uint32_t reg = d->regs[i];
+        uint64_t rt = w->reg_ready[reg];
+        if (rt > t) {
+            t = rt;
+            r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
         }
-    if (d->dst != ISA_NO_REG)
-        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
-            if (w->reg_ready[reg] > t) {
-                t = w->reg_ready[reg];
-                r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
-            }
+    }
     for (uint32_t i = 0; i < 3 && d->psrc[i] != ISA_NO_REG; i++)
         if (w->pred_ready[d->psrc[i]] > t) {
             t = w->pred_ready[d->psrc[i]];
@@ -316,15 +325,9 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 {
     sm_block_t *blk = &sm->blocks[w->block_slot];
     const sm_deps_t *d = &l->deps[warp_pc(w)];
-    exec_ctx_t x = {
-        .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
-        .params = l->params, .smid = sm->id, .clock = now, .check = l->check,
-    };
-    memcpy(x.ctaid, blk->ctaid, sizeof x.ctaid);
-    memcpy(x.nctaid, l->grid, sizeof x.nctaid);
-    memcpy(x.ntid, l->block, sizeof x.ntid);
     exec_info_t info;
-    if (exec_step(&x, w, &info, err) != 0)
+    blk->x.clock = now;
+    if (exec_step(&blk->x, w, &info, err) != 0)
         return -1;
 
     gpu_stats_t *st = l->st;
@@ -358,12 +361,10 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     } else if (d->unit == UNIT_BRANCH) {
         w->next_issue = now + l->latency[UNIT_BRANCH];
     }
-    for (uint32_t reg = d->dst; d->dst != ISA_NO_REG && reg < (uint32_t)d->dst + d->dst_n; reg++) {
-        w->reg_ready[reg] = ready;
-        if (from_mem)
-            w->reg_mem |= 1ull << reg;
-        else
-            w->reg_mem &= ~(1ull << reg);
+    if (d->dst != ISA_NO_REG) {
+        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
+            w->reg_ready[reg] = ready;
+        w->reg_mem = from_mem ? w->reg_mem | d->dst_bits : w->reg_mem & ~d->dst_bits;
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;

@@ -17,6 +17,7 @@
 
 #define SM_MAX_SCHEDULERS 8
 #define SM_NEVER UINT64_MAX
+#define SM_DEP_REGS (4 * 8 + 8)   /* 4 sources and a destination of up to 8 registers */
 
 struct memsys;
 
@@ -34,6 +35,12 @@ typedef struct sm_deps {
                                  holds the Tensor Core), else T_NONE        */
     uint8_t psrc[3];          /* predicates read (guard first), ISA_NO_REG  */
     uint8_t pdst;             /* predicate written, or ISA_NO_REG           */
+    /* The same registers as one flat list, for the scoreboard check
+     * (warp_refresh): every register of src[] ranges in order, then of
+     * dst's range. Filled by sm_decode_deps. */
+    uint8_t nregs;            /* entries in regs[]                          */
+    uint8_t regs[SM_DEP_REGS];
+    uint64_t dst_bits;        /* bit r set: register r is written           */
 } sm_deps_t;
 
 /* Everything one launch shares between SMs (owned by gpu.c). */
@@ -73,6 +80,9 @@ typedef struct sm_block {
     uint32_t warps_at_bar;        /* warps waiting at bar.sync               */
     uint8_t *smem;                /* its shared memory                       */
     uint64_t start;               /* cycle it was placed                     */
+    exec_ctx_t x;                 /* what its warps' instructions see: filled
+                                     when the block is placed, so that an
+                                     issue only sets x.clock               */
 } sm_block_t;
 
 /* One warp scheduler (one per sub-partition). */
