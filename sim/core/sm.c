@@ -83,18 +83,18 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
 
 #define SM_ALIGN 128   /* bytes: one warp register (32 lanes x 4 bytes) */
 
-/* Zeroed memory of at least `bytes`, aligned to SM_ALIGN so that each
- * 128-byte warp register (and shared memory row) spans as few host cache
- * lines as it can; NULL if out of memory. Free with free(). */
-static void *zalloc_aligned(size_t bytes)
+/* Memory of at least `bytes`, aligned to SM_ALIGN so that each 128-byte
+ * warp register (and shared memory row) spans as few host cache lines as
+ * it can; NULL if out of memory. Free with free(). Not zeroed: a warp's
+ * registers are zeroed when it starts (warp_start) and a block's shared
+ * memory when the block is placed, so zeroing all of it here (20 MB of
+ * registers on an H200) would only cost time. */
+static void *alloc_aligned(size_t bytes)
 {
     size_t n = (bytes + SM_ALIGN - 1) / SM_ALIGN * SM_ALIGN;
     if (n == 0)
         n = SM_ALIGN;
-    void *p = aligned_alloc(SM_ALIGN, n);
-    if (p)
-        memset(p, 0, n);
-    return p;
+    return aligned_alloc(SM_ALIGN, n);
 }
 
 int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err)
@@ -113,8 +113,8 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
     sm->view = calloc((size_t)sm->nsched * (sm->per_sched ? sm->per_sched : 1), sizeof *sm->view);
     sm->view_at = calloc(sm->nwarps ? sm->nwarps : 1, sizeof *sm->view_at);
     sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
-    sm->regfile = zalloc_aligned((size_t)sm->nwarps * nregs * WARP_SIZE * sizeof *sm->regfile);
-    sm->smem = sm->smem_per_block ? zalloc_aligned((size_t)sm->nblocks * sm->smem_per_block) : NULL;
+    sm->regfile = alloc_aligned((size_t)sm->nwarps * nregs * WARP_SIZE * sizeof *sm->regfile);
+    sm->smem = sm->smem_per_block ? alloc_aligned((size_t)sm->nblocks * sm->smem_per_block) : NULL;
     if (!sm->warps || !sm->view || !sm->view_at || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
         sm_free(sm);
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
