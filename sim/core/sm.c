@@ -26,6 +26,14 @@
 #include "asm.h"
 #include "memsys.h"
 
+/* A hint to the host CPU to start loading the cache line at p (no effect
+ * on results; nothing on compilers without the builtin). */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static void warp_refresh(const sm_launch_t *l, warp_t *w);
 static void sched_view(sm_t *sm, const warp_t *w);
 static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
@@ -323,8 +331,21 @@ static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint6
  * finished, 0 if not, -1 on a fault. */
 static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t now, simt_err_t *err)
 {
+    /* A warp issues again only after thousands of other issues, so its
+     * state is rarely in the host's L1/L2 caches. Ask for all the lines
+     * at once rather than one after another as the code reaches them. */
+    PREFETCH(w);
+    PREFETCH(&w->stack[0]);
+    PREFETCH(&w->pred_ready[0]);
+    PREFETCH(&w->reg_ready[0]);
+    PREFETCH(&w->reg_ready[8]);
+    PREFETCH(&w->reg_ready[16]);
     sm_block_t *blk = &sm->blocks[w->block_slot];
     const sm_deps_t *d = &l->deps[warp_pc(w)];
+    for (uint32_t i = 0; i < d->nregs; i++) {   /* the registers it reads and writes */
+        PREFETCH(&w->regs[(size_t)d->regs[i] * WARP_SIZE]);
+        PREFETCH(&w->regs[(size_t)d->regs[i] * WARP_SIZE + 16]);   /* 128 bytes: two lines */
+    }
     exec_info_t info;
     blk->x.clock = now;
     if (exec_step(&blk->x, w, &info, err) != 0)
