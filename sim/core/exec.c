@@ -63,12 +63,11 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
 }
 
 /* Source operand as a 32-lane vector: registers are read in place, other
- * kinds are expanded into tmp. */
-static const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
+ * kinds are expanded into tmp. src() is the inline register case (most
+ * operands); src_expand() does the rest. */
+static const uint32_t *src_expand(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
 {
     switch (o->kind) {
-    case OPD_REG:
-        return &w->regs[(size_t)o->index * WARP_SIZE];
     case OPD_PRED: {
         uint32_t p = w->preds[o->index];
         for (uint32_t l = 0; l < WARP_SIZE; l++)
@@ -86,6 +85,13 @@ static const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_opera
         return tmp;
     }
     }
+}
+
+static inline const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
+{
+    if (o->kind == OPD_REG)
+        return &w->regs[(size_t)o->index * WARP_SIZE];
+    return src_expand(x, w, o, tmp);
 }
 
 static inline uint32_t *dst(warp_t *w, const isa_instr_t *in)

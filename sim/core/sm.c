@@ -289,8 +289,11 @@ static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
     req.is_store = info->is_store;
     req.bytes = info->bytes;
     req.mask = info->mask;
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
-        req.addr[lane] = info->addrs[lane] + part * info->bytes;
+    if (part == 0)
+        memcpy(req.addr, info->addrs, sizeof req.addr);
+    else
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+            req.addr[lane] = info->addrs[lane] + part * info->bytes;
     uint64_t ready = memsys_access(l->memsys, sm->id, now, &req, &res);
     gpu_stats_t *st = l->st;
     if (info->space == SPACE_SHARED)
