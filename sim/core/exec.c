@@ -535,16 +535,42 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         return 0;
     }
     uint32_t off = m->imm;
+    /* through a local array: info->addrs might alias the registers for
+     * all the compiler knows, which would keep it from vectorising */
+    uint32_t a[WARP_SIZE];
     if (m->index == ISA_NO_REG) {
-        FOR_LANES(mask, l) info->addrs[l] = off;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            a[l] = off;
     } else {
-        /* through a local array: info->addrs might alias the registers for
-         * all the compiler knows, which would keep it from vectorising */
         const uint32_t *base = &w->regs[(size_t)m->index * WARP_SIZE];
-        uint32_t a[WARP_SIZE];
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             a[l] = base[l] + off;
-        LANE_LOOP(mask, l, info->addrs[l] = a[l]);
+    }
+    LANE_LOOP(mask, l, info->addrs[l] = a[l]);
+    if (in->space == SPACE_SHARED && mask == ALL_LANES && info->bytes == 4 && !x->check) {
+        /* Fast path for shared memory (the tiles of a tiled kernel): no
+         * address is larger than the OR of all of them, and all are
+         * aligned if the OR's low two bits are 0. If that OR is inside
+         * the block's shared memory, every lane's word is (for a size
+         * that is a power of two, always when they are in bounds). */
+        uint32_t any = 0;
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            any |= a[l];
+        if ((any & 3u) == 0 && (uint64_t)any + 4 <= x->smem_bytes) {
+            if (in->op == OP_LD) {
+                uint32_t *d = dst(w, in);   /* may be the address register: a[] is a copy */
+                for (uint32_t l = 0; l < WARP_SIZE; l++)
+                    memcpy(&d[l], x->smem + a[l], 4);
+                return 0;
+            }
+            if (in->op == OP_ST) {
+                uint32_t vals[WARP_SIZE];
+                memcpy(vals, src(x, w, &in->opd[1], tmp), sizeof vals);
+                for (uint32_t l = 0; l < WARP_SIZE; l++)   /* in lane order */
+                    memcpy(x->smem + a[l], &vals[l], 4);
+                return 0;
+            }
+        }
     }
     if (in->op == OP_LD) {
         uint32_t *d = dst(w, in);
