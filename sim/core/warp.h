@@ -61,6 +61,8 @@ typedef struct warp {
 /* Number of lanes set in a mask. */
 static inline uint32_t warp_popcount(uint32_t v)
 {
+    if (v == 0xFFFFFFFFu)   /* the usual case: a full warp */
+        return 32;
     v = v - ((v >> 1) & 0x55555555u);
     v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
     return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
