@@ -33,6 +33,10 @@ int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
     c->assoc = assoc;
     c->line_bytes = line_bytes;
     c->sector_bytes = sector_bytes;
+    c->spl = line_bytes / sector_bytes;
+    while ((1u << c->line_shift) < line_bytes)
+        c->line_shift++;
+    c->sets_pow2 = (uint8_t)is_pow2(c->nsets);
     c->policy = policy;
     size_t nlines = (size_t)c->nsets * assoc;
     c->lines = calloc(nlines, sizeof *c->lines);
@@ -62,13 +66,20 @@ void cache_free(cache_t *c)
 
 static uint32_t sectors_per_line(const cache_t *c)
 {
-    return c->line_bytes / c->sector_bytes;
+    return c->spl;
+}
+
+/* First line index of tag's set. */
+static uint32_t set_base(const cache_t *c, uint32_t tag)
+{
+    uint32_t set = c->sets_pow2 ? tag & (c->nsets - 1u) : tag % c->nsets;
+    return set * c->assoc;
 }
 
 /* Index of the way holding tag in its set, or -1. */
 static int32_t find(const cache_t *c, uint32_t tag)
 {
-    uint32_t base = (tag % c->nsets) * c->assoc;
+    uint32_t base = set_base(c, tag);
     for (uint32_t w = 0; w < c->assoc; w++) {
         const cache_line_t *l = &c->lines[base + w];
         if (l->valid && l->tag == tag)
@@ -81,7 +92,7 @@ static int32_t find(const cache_t *c, uint32_t tag)
  * recently used one (stamps are unique, so there are no ties). */
 static int32_t victim(const cache_t *c, uint32_t tag)
 {
-    uint32_t base = (tag % c->nsets) * c->assoc;
+    uint32_t base = set_base(c, tag);
     uint32_t best = base;
     for (uint32_t w = 0; w < c->assoc; w++) {
         const cache_line_t *l = &c->lines[base + w];
@@ -117,7 +128,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info)
 {
     uint32_t spl = sectors_per_line(c);
-    uint32_t tag = line_addr / c->line_bytes;
+    uint32_t tag = line_addr >> c->line_shift;
     int32_t slot = find(c, tag);
     uint32_t hit = 0, miss;
     cache_info_t inf = {-1, 0, 0, 0, 0};
@@ -195,7 +206,7 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
 
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
 {
-    int32_t slot = find(c, line_addr / c->line_bytes);
+    int32_t slot = find(c, line_addr >> c->line_shift);
     if (slot < 0)
         return sector_mask == 0;
     return (c->lines[slot].valid & sector_mask) == sector_mask;

@@ -73,6 +73,11 @@ typedef struct cache {
     uint32_t line_bytes;           /* bytes per line (power of two)        */
     uint32_t sector_bytes;         /* bytes per sector (power of two)      */
     cache_policy_t policy;         /* what a store does                    */
+    /* Derived at init, so that a lookup needs no division (a host divide
+     * takes tens of cycles; lookups happen for every memory access). */
+    uint32_t spl;                  /* sectors per line                     */
+    uint32_t line_shift;           /* log2(line_bytes)                     */
+    uint8_t sets_pow2;             /* nsets is a power of two: set = tag & (nsets - 1) */
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */

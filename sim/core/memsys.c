@@ -92,6 +92,9 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
         ms->l2_slices = s < 1.0 ? 1u : s > 128.0 ? 128u : (uint32_t)s;
     }
     ms->slice_shift = bits_for(ms->l2_slices);
+    ms->spl = cfg->line_bytes / cfg->sector_bytes;   /* powers of two: cache_init checks */
+    while (ms->line_shift < 31 && (1u << ms->line_shift) < cfg->line_bytes)
+        ms->line_shift++;
     double per_slice = cfg->l2_bytes_per_clk / ms->l2_slices;
     double ticks = (double)cfg->sector_bytes * T / per_slice;
     ms->l2_sector_ticks = ticks < 1.0 ? 1 : (uint64_t)llround(ticks);
@@ -215,7 +218,7 @@ static void mshr_replace_top(uint64_t *heap, uint32_t n, uint64_t busy_until)
  * the slice count (spreads power-of-two strides, as real hashes do). */
 static uint32_t l2_slice(const memsys_t *ms, uint32_t line_addr)
 {
-    uint64_t n = line_addr / ms->cfg.line_bytes;
+    uint64_t n = line_addr >> ms->line_shift;
     uint32_t b = ms->slice_shift;
     uint64_t h = n ^ (n >> b) ^ (n >> (2 * b));
     return (uint32_t)(h % ms->l2_slices);
@@ -228,7 +231,7 @@ static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint64_t now,
                              const cache_info_t *info, memsys_result_t *res)
 {
     uint64_t latest = 0;
-    uint32_t spl = ms->cfg.line_bytes / ms->cfg.sector_bytes;
+    uint32_t spl = ms->spl;
     if (!info->evicted)
         return 0;
     for (uint32_t k = 0; k < spl; k++) {
@@ -283,7 +286,7 @@ static uint64_t l2_sector(memsys_t *ms, memsys_stats_t *st, uint64_t now,
 static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
                                  const lsu_line_t *line, memsys_result_t *res)
 {
-    uint32_t spl = ms->cfg.line_bytes / ms->cfg.sector_bytes;
+    uint32_t spl = ms->spl;
     uint32_t miss;
     cache_info_t info;
     uint32_t hit = cache_lookup(&s->l1, line->addr, line->sectors, 0, &miss, &info);
@@ -323,7 +326,7 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
 static uint64_t global_store_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
                                   const lsu_line_t *line, memsys_result_t *res)
 {
-    uint32_t spl = ms->cfg.line_bytes / ms->cfg.sector_bytes;
+    uint32_t spl = ms->spl;
     uint64_t accepted = t;
     cache_lookup(&s->l1, line->addr, line->sectors, 1, NULL, NULL);
     for (uint32_t k = 0; k < spl; k++)

@@ -154,6 +154,8 @@ typedef struct memsys {
     uint32_t slice_shift;       /* bits in a slice number, for the hash      */
     uint64_t *slice_free;       /* per slice: tick it takes the next sector; owned */
     uint64_t l2_sector_ticks;   /* ticks one sector occupies a slice         */
+    uint32_t spl;               /* sectors per line (no division per access) */
+    uint32_t line_shift;        /* log2(line_bytes)                          */
     dram_t dram;                /* channels and their timelines              */
 } memsys_t;
 
