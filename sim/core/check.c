@@ -93,10 +93,10 @@ void check_free(check_t *c)
 }
 
 /* The state of w's block, cleared if a new block now holds the slot. */
-static check_block_t *block_of(check_t *c, const exec_ctx_t *x, const warp_t *w)
+static inline check_block_t *block_of(check_t *c, const exec_ctx_t *x, const warp_t *w)
 {
     check_block_t *b = &c->blocks[(size_t)x->smid * c->slots + w->block_slot];
-    if (!b->used || memcmp(b->ctaid, x->ctaid, sizeof b->ctaid) != 0) {
+    if (!b->used || b->ctaid[0] != x->ctaid[0] || b->ctaid[1] != x->ctaid[1] || b->ctaid[2] != x->ctaid[2]) {
         b->used = 1;
         memcpy(b->ctaid, x->ctaid, sizeof b->ctaid);
         memset(b->bars, 0, c->warps_per_block * sizeof *b->bars);
@@ -199,27 +199,38 @@ static int race(check_t *c, const exec_ctx_t *x, const warp_t *w, uint32_t lane,
     return report(c, x, w, lane, err, what, detail);
 }
 
-static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
-                        uint32_t lane, simt_err_t *err)
+/* The first byte of [addr, addr + n) that no thread of the block has
+ * written (reads need initialised bytes): reported as uninitialised. */
+static int uninit_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
+                         uint32_t lane, uint32_t addr, simt_err_t *err)
 {
-    check_block_t *b = block_of(c, x, w);
-    uint32_t addr = info->addrs[lane];
+    char where[160], detail[260];
+    describe_shared(c->prog, addr, where, sizeof where);
+    snprintf(detail, sizeof detail, "address 0x%08" PRIx32 ": %s, which no thread of "
+             "this block has written", addr, where);
+    return report(c, x, w, lane, err, info->op == OP_LD
+                  ? "read of uninitialised shared memory"
+                  : "atomic on uninitialised shared memory", detail);
+}
+
+/* One lane's access to the bytes [addr, addr + info->bytes) of block b's
+ * shared memory, byte by byte: a load must find each byte written and not
+ * written by another thread since the last barrier, and joins its readers;
+ * a store must not follow another thread's write or read since the last
+ * barrier; an atomic reads (initialised) and writes, without race checks. */
+static inline int check_shared_lane(check_t *c, check_block_t *b, const exec_ctx_t *x, const warp_t *w,
+                             const exec_info_t *info, uint32_t lane, uint32_t epoch, uint32_t pc,
+                             simt_err_t *err)
+{
+    uint32_t addr = info->addrs[lane], n = info->bytes;
     uint32_t tid = w->warp_in_block * WARP_SIZE + lane;
-    uint32_t epoch = b->bars[w->warp_in_block] + 1;
-    uint32_t pc = warp_pc(w);
-    for (uint32_t i = 0; i < info->bytes; i++) {
-        check_cell_t *cell = &b->cells[addr + i];
-        if (info->op != OP_ST && cell->w_epoch == 0) {
-            char where[160], detail[260];
-            describe_shared(c->prog, addr + i, where, sizeof where);
-            snprintf(detail, sizeof detail, "address 0x%08" PRIx32 ": %s, which no thread of "
-                     "this block has written", addr + i, where);
-            return report(c, x, w, lane, err, info->op == OP_LD
-                          ? "read of uninitialised shared memory"
-                          : "atomic on uninitialised shared memory", detail);
-        }
-        if (info->op == OP_LD) {
-            if (cell->w_epoch == epoch && cell->w_tid != tid)
+    check_cell_t *cell = &b->cells[addr];
+    if (info->op == OP_LD) {
+        for (uint32_t i = 0; i < n; i++, cell++) {
+            uint32_t we = cell->w_epoch;
+            if (we == 0)
+                return uninit_shared(c, x, w, info, lane, addr + i, err);
+            if (we == epoch && cell->w_tid != tid)
                 return race(c, x, w, lane, addr + i, "read after write", "written",
                             cell->w_tid, cell->w_pc, err);
             if (cell->r_epoch != epoch) {
@@ -231,8 +242,10 @@ static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
                 cell->r2_tid = (uint16_t)tid;
                 cell->r2_pc = pc;
             }
-            continue;
         }
+        return 0;
+    }
+    for (uint32_t i = 0; i < n; i++, cell++) {
         if (info->op == OP_ST) {
             if (cell->w_epoch == epoch && cell->w_tid != tid)
                 return race(c, x, w, lane, addr + i, "write after write", "written",
@@ -243,6 +256,8 @@ static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
             if (cell->r_epoch == epoch && cell->r2_tid != NO_TID && cell->r2_tid != tid)
                 return race(c, x, w, lane, addr + i, "write after read", "read",
                             cell->r2_tid, cell->r2_pc, err);
+        } else if (cell->w_epoch == 0) {   /* atom reads first */
+            return uninit_shared(c, x, w, info, lane, addr + i, err);
         }
         /* st and atom: the byte now holds this thread's value */
         cell->w_epoch = epoch;
@@ -252,6 +267,14 @@ static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
     return 0;
 }
 
+static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
+                        uint32_t lane, simt_err_t *err)
+{
+    check_block_t *b = block_of(c, x, w);
+    uint32_t epoch = b->bars[w->warp_in_block] + 1;
+    return check_shared_lane(c, b, x, w, info, lane, epoch, warp_pc(w), err);
+}
+
 int check_access(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
                  uint32_t lane, simt_err_t *err)
 {
@@ -259,6 +282,24 @@ int check_access(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_in
         return check_shared(c, x, w, info, lane, err);
     if (info->space == SPACE_GLOBAL)
         return check_global(c, x, w, info, lane, err);
+    return 0;
+}
+
+int check_access_lanes(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
+                       uint32_t mask, simt_err_t *err)
+{
+    if (info->space == SPACE_SHARED) {
+        /* what check_shared looks up, once for the whole warp */
+        check_block_t *b = block_of(c, x, w);
+        uint32_t epoch = b->bars[w->warp_in_block] + 1, pc = warp_pc(w);
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+            if (mask >> lane & 1u && check_shared_lane(c, b, x, w, info, lane, epoch, pc, err) != 0)
+                return -1;
+        return 0;
+    }
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+        if (mask >> lane & 1u && check_access(c, x, w, info, lane, err) != 0)
+            return -1;
     return 0;
 }
 

@@ -49,6 +49,12 @@ void check_free(check_t *c);
 int check_access(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
                  uint32_t lane, simt_err_t *err);
 
+/* check_access for every lane in mask, in lane order; stops at the first
+ * lane with a finding (-1 and its report; the lanes before it are
+ * recorded). The same findings as calling check_access lane by lane. */
+int check_access_lanes(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
+                       uint32_t mask, simt_err_t *err);
+
 /* Warp w reached bar.sync (all its live lanes). Returns 0, or -1 with a
  * report if another warp of its block waits at a different bar.sync. */
 int check_barrier(check_t *c, const exec_ctx_t *x, const warp_t *w, simt_err_t *err);

@@ -553,16 +553,19 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
             a[l] = base[l] + off;
     }
     LANE_LOOP(mask, l, info->addrs[l] = a[l]);
-    if (in->space == SPACE_SHARED && mask == ALL_LANES && info->bytes == 4 && !x->check) {
+    if (in->space == SPACE_SHARED && mask == ALL_LANES && info->bytes == 4) {
         /* Fast path for shared memory (the tiles of a tiled kernel): no
          * address is larger than the OR of all of them, and all are
          * aligned if the OR's low two bits are 0. If that OR is inside
          * the block's shared memory, every lane's word is (for a size
-         * that is a power of two, always when they are in bounds). */
+         * that is a power of two, always when they are in bounds). With the
+         * kernel checker on, it sees every lane before any moves data. */
         uint32_t any = 0;
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             any |= a[l];
         if ((any & 3u) == 0 && (uint64_t)any + 4 <= x->smem_bytes) {
+            if (in->op != OP_ATOM && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
+                return -1;
             if (in->op == OP_LD) {
                 uint32_t *d = dst(w, in);   /* may be the address register: a[] is a copy */
                 for (uint32_t l = 0; l < WARP_SIZE; l += 4) {   /* 4 lanes per trip: less loop overhead */
@@ -587,9 +590,11 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         uint32_t vals[WARP_SIZE];
         uint32_t lo;
         uint8_t *base = warp_span(x, info, &lo);
-        if (base && !x->check && info->bytes == 4) {
-            /* fast path: every lane in bounds and aligned, nothing to
-             * check. Offsets first (a loop that vectorises), then one
+        /* every lane in bounds and aligned: the checker first, for all of them */
+        if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
+            return -1;
+        if (base && info->bytes == 4) {
+            /* fast path: every lane in bounds, aligned and checked. Offsets first (a loop that vectorises), then one
              * load per lane; inactive lanes' offsets are computed but not
              * used. d may be the address register: addrs are copies. */
             uint32_t off[WARP_SIZE];
@@ -610,7 +615,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
-            if (x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
+            if (!base && x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
             vals[l] = load_bytes(p, info->bytes);
         }
         if (info->bytes < 4)
@@ -622,7 +627,9 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         const uint32_t *v = src(x, w, &in->opd[1], tmp);
         uint32_t lo;
         uint8_t *base = warp_span(x, info, &lo);
-        if (base && !x->check && info->bytes == 4) {
+        if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
+            return -1;
+        if (base && info->bytes == 4) {
             /* fast path as for ld; lanes still store in lane order */
             uint32_t off[WARP_SIZE], vals[WARP_SIZE];
             for (uint32_t l = 0; l < WARP_SIZE; l++)
@@ -634,7 +641,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         FOR_LANES(mask, l) {
             uint8_t *p = base ? base + (info->addrs[l] - lo) : lane_ptr(x, w, info, l, err);
             if (!p) return -1;
-            if (x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
+            if (!base && x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
             store_bytes(p, info->bytes, v[l]);
         }
         return 0;
