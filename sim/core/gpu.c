@@ -8,12 +8,16 @@
  * block finishes, the dispatcher places the next waiting block on that SM,
  * so a grid with more blocks than fit runs in waves.
  */
+#define _DEFAULT_SOURCE   /* madvise (Linux: huge pages for the SMs' state) */
 #include "gpu.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "check.h"
 #include "memsys.h"
@@ -227,6 +231,11 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err) ||
         check_f("launch_us", d->launch_us, 0.0, 1e6, err))
         return -1;
+    if (d->max_threads_per_sm > 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm)
+        return simt_errf(err, SIMT_E_USAGE, "GPU field 'max_threads_per_sm' (%" PRIu32 ") would give each of the %"
+                         PRIu32 " schedulers more than %d warps (%" PRIu32 " threads at most; raise "
+                         "schedulers_per_sm or lower max_threads_per_sm)", d->max_threads_per_sm,
+                         d->schedulers_per_sm, SM_MAX_WARPS_PER_SCHED, 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm);
     if (!is_pow2(d->line_bytes) || !is_pow2(d->sector_bytes))
         return simt_errf(err, SIMT_E_USAGE, "GPU fields 'line_bytes' (%" PRIu32 ") and 'sector_bytes' (%" PRIu32
                          ") must be powers of two", d->line_bytes, d->sector_bytes);
@@ -444,6 +453,27 @@ static int timeout(const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
                      l->prog->name, now, l->st->warp_instrs, where);
 }
 
+/* Zeroed host memory for every SM's state (sm_host_bytes each), aligned to
+ * 128 bytes; NULL if out of memory; free with free(). The run loop touches
+ * it at random every simulated cycle: for an H200 (132 SMs x 64 warps) that
+ * is tens of MB, so where the host has transparent huge pages it asks for
+ * them (2 MB pages need 512 times fewer TLB entries than 4 KB ones). */
+static void *alloc_sm_state(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t align = bytes >= huge / 2 ? huge : 128;
+    size_t n = (bytes + align - 1) / align * align;
+    void *p = aligned_alloc(align, n ? n : align);
+    if (!p)
+        return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align == huge)
+        (void)madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it, 4 KB pages */
+#endif
+    memset(p, 0, n);
+    return p;
+}
+
 int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
                const uint32_t *args, uint32_t nargs, gpu_stats_t *out, simt_err_t *err)
 {
@@ -483,8 +513,10 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
 
     sm_deps_t *deps = calloc(p->ncode, sizeof *deps);
     sm_t *sms = calloc(nsm, sizeof *sms);
+    size_t sm_bytes = sm_host_bytes(&l, slots);
+    uint8_t *sm_state = alloc_sm_state(sm_bytes * nsm);
     int rc = -1;
-    if (!deps || !sms) {
+    if (!deps || !sms || !sm_state) {
         simt_errf(err, SIMT_E_NOMEM, "host out of memory");
         goto done;
     }
@@ -493,11 +525,15 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
         goto done;
     for (uint32_t i = 0; i < nsm; i++)
-        if (sm_init(&sms[i], i, &l, slots, err) != 0)
-            goto done;
+        sm_init(&sms[i], i, &l, slots, sm_state + sm_bytes * i);
     memsys_reset(&g->memsys, !in->warm_caches);
 
     uint64_t max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
+    if (max_cycles > GPU_MAX_CYCLES_LIMIT) {
+        simt_errf(err, SIMT_E_LAUNCH, "max_cycles %" PRIu64 " exceeds the simulator's limit of %llu cycles",
+                  max_cycles, GPU_MAX_CYCLES_LIMIT);
+        goto done;
+    }
     uint64_t max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
     gpu_run_t run = { .g = g, .l = &l, .sms = sms, .nsm = nsm, .now = 0, .waiting = nblocks };
     l.run = &run;
@@ -568,9 +604,7 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
         sm_notify(&l, &ev);
     }
 done:
-    if (sms)
-        for (uint32_t i = 0; i < nsm; i++)
-            sm_free(&sms[i]);
+    free(sm_state);
     free(sms);
     free(deps);
     check_free(l.check);

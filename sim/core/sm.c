@@ -1,18 +1,23 @@
 /* sm.c - a streaming multiprocessor and its warp schedulers.
  *
  * How one SM cycle works (sm_cycle):
- *   1. Each scheduler looks at its warps (slot s belongs to scheduler
- *      s % nsched) and asks of each: is its next instruction ready? It is
- *      when (a) the registers it reads and writes are no longer waiting for
- *      an earlier instruction (the scoreboard: reg_ready[] holds the cycle
- *      each register's pending result arrives), (b) the function unit it
- *      needs is free (unit_free[]), and (c) the warp is not at a barrier.
+ *   1. Each scheduler (slot s belongs to scheduler s % nsched) asks which of
+ *      its warps can issue now. A warp can when (a) the registers it reads
+ *      and writes are no longer waiting for an earlier instruction (the
+ *      scoreboard: reg_ready[] holds the cycle each register's pending
+ *      result arrives), (b) the function unit it needs is free
+ *      (unit_free[]), and (c) it is not at a barrier. The scheduler keeps
+ *      the answer as sets of warps (bit masks, see sched_view): `awake`
+ *      warps have their operands; the others sleep in a list sorted by the
+ *      cycle their operands arrive and wake up when it comes (wake_up).
+ *      Ready now = awake, minus warps whose unit is busy.
  *   2. Among ready warps the policy picks one (loose round robin, or greedy
  *      then oldest) and the scheduler issues it: exec_step computes the
  *      real result now, and the scoreboard records when it will be visible
  *      (now + unit latency, or when the memory system delivers a load).
  *   3. A scheduler that issues nothing records why (the stall reason of its
- *      most promising warp) so that every scheduler-cycle is accounted for.
+ *      most promising warp, see next_wake) so that every scheduler-cycle is
+ *      accounted for.
  * Cycles in which no scheduler could issue are skipped: the SM's next
  * evaluation is the earliest cycle any of its warps can become ready.
  */
@@ -75,42 +80,58 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
 
 #define SM_ALIGN 128   /* bytes: one warp register (32 lanes x 4 bytes) */
 
-/* Zeroed memory of at least `bytes`, aligned to SM_ALIGN so that each
- * 128-byte warp register (and shared memory row) spans as few host cache
- * lines as it can; NULL if out of memory. Free with free(). */
-static void *zalloc_aligned(size_t bytes)
+static size_t round_up(size_t n) { return (n + SM_ALIGN - 1) / SM_ALIGN * SM_ALIGN; }
+
+/* How sm_init carves one SM's host memory: where each array starts. */
+typedef struct sm_layout {
+    size_t warps, regfile, view, view_at, sleepers, blocks, smem, total;
+} sm_layout_t;
+
+static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks_per_sm)
 {
-    size_t n = (bytes + SM_ALIGN - 1) / SM_ALIGN * SM_ALIGN;
-    if (n == 0)
-        n = SM_ALIGN;
-    void *p = aligned_alloc(SM_ALIGN, n);
-    if (p)
-        memset(p, 0, n);
-    return p;
+    uint32_t nwarps = blocks_per_sm * l->warps_per_block;
+    uint32_t per_sched = (nwarps + nsched - 1) / nsched;
+    uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
+    sm_layout_t y;
+    y.warps = 0;
+    y.regfile = y.warps + round_up((size_t)nwarps * sizeof(warp_t));
+    y.view = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
+    y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sm_slot_t));
+    y.sleepers = y.view_at + round_up((size_t)nwarps * sizeof(uint32_t));
+    y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sm_sleeper_t));
+    y.smem = y.blocks + round_up((size_t)blocks_per_sm * sizeof(sm_block_t));
+    y.total = y.smem + round_up((size_t)blocks_per_sm * l->prog->shared_bytes);
+    return y;
 }
 
-int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err)
+static uint32_t nsched_of(const sm_launch_t *l)
+{
+    uint32_t n = l->desc->schedulers_per_sm;
+    return n > SM_MAX_SCHEDULERS ? SM_MAX_SCHEDULERS : n;
+}
+
+size_t sm_host_bytes(const sm_launch_t *l, uint32_t blocks_per_sm)
+{
+    return layout(l, nsched_of(l), blocks_per_sm).total;
+}
+
+void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, void *host)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
-    sm->nsched = l->desc->schedulers_per_sm;
-    if (sm->nsched > SM_MAX_SCHEDULERS)
-        sm->nsched = SM_MAX_SCHEDULERS;
+    sm->nsched = nsched_of(l);
     sm->nblocks = blocks_per_sm;
     sm->nwarps = blocks_per_sm * l->warps_per_block;
     sm->smem_per_block = l->prog->shared_bytes;
-    uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
     sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
-    sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
-    sm->view = calloc((size_t)sm->nsched * (sm->per_sched ? sm->per_sched : 1), sizeof *sm->view);
-    sm->view_at = calloc(sm->nwarps ? sm->nwarps : 1, sizeof *sm->view_at);
-    sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
-    sm->regfile = zalloc_aligned((size_t)sm->nwarps * nregs * WARP_SIZE * sizeof *sm->regfile);
-    sm->smem = sm->smem_per_block ? zalloc_aligned((size_t)sm->nblocks * sm->smem_per_block) : NULL;
-    if (!sm->warps || !sm->view || !sm->view_at || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
-        sm_free(sm);
-        return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
-    }
+    sm_layout_t y = layout(l, sm->nsched, blocks_per_sm);
+    uint8_t *m = host;
+    sm->warps = (warp_t *)(m + y.warps);
+    sm->regfile = (uint32_t *)(m + y.regfile);
+    sm->view = (sm_slot_t *)(m + y.view);
+    sm->view_at = (uint32_t *)(m + y.view_at);
+    sm->blocks = (sm_block_t *)(m + y.blocks);
+    sm->smem = sm->smem_per_block ? m + y.smem : NULL;
     for (uint32_t i = 0; i < sm->nwarps; i++) {
         sm->warps[i].slot = i;
         sm->warps[i].state = WARP_FREE;
@@ -120,22 +141,11 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
         sm->blocks[b].smem = sm->smem ? sm->smem + (size_t)b * sm->smem_per_block : NULL;
     sm->next_eval = SM_NEVER;
     for (uint32_t s = 0; s < sm->nsched; s++) {
+        sm->sched[s].sleepers = (sm_sleeper_t *)(m + y.sleepers) + (size_t)s * sm->per_sched;
         sm->sched[s].reason = STALL_IDLE;
         sm->sched[s].last_mine = s == 0;   /* last starts as slot 0 */
         sm->sched[s].nslots = sm->nwarps > s ? (sm->nwarps - s + sm->nsched - 1) / sm->nsched : 0;
     }
-    return 0;
-}
-
-void sm_free(sm_t *sm)
-{
-    free(sm->warps);
-    free(sm->view);
-    free(sm->view_at);
-    free(sm->blocks);
-    free(sm->regfile);
-    free(sm->smem);
-    memset(sm, 0, sizeof *sm);
 }
 
 int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now)
@@ -217,16 +227,56 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     w->unit = d->unit;
 }
 
-/* Copy what the schedulers look at of warp w into its slot of sm->view:
- * called after every change of its state, readiness or age. */
+static inline uint64_t bit(uint32_t k) { return 1ull << k; }
+
+/* Copy what the schedulers look at of warp w into its slot of sm->view,
+ * and file it in its scheduler's sets: live or at a barrier, the unit its
+ * next instruction needs, and awake (operands ready) or asleep in the
+ * sleepers list until its operands are. Called after every change of the
+ * warp's state, readiness or age. */
 static void sched_view(sm_t *sm, const warp_t *w)
 {
+    uint32_t k = w->slot / sm->nsched;
+    sm_sched_t *s = &sm->sched[w->slot % sm->nsched];
     sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
+    if (s->live & ~s->awake & bit(k)) {           /* out of the sleepers list */
+        uint32_t i = 0;
+        while (s->sleepers[i].k != k)
+            i++;
+        memmove(&s->sleepers[i], &s->sleepers[i + 1], (s->nsleepers - i - 1) * sizeof *s->sleepers);
+        s->nsleepers--;
+    }
+    s->on_unit[v->unit] &= ~bit(k);
+    s->live &= ~bit(k);
+    s->awake &= ~bit(k);
+    s->at_barrier &= ~bit(k);
     v->dep_ready = w->dep_ready;
     v->age = w->age;
     v->state = w->state;
     v->unit = w->unit;
     v->why = w->dep_why;
+    if (w->state == WARP_BARRIER)
+        s->at_barrier |= bit(k);
+    if (w->state != WARP_READY)
+        return;
+    s->live |= bit(k);
+    s->on_unit[v->unit] |= bit(k);
+    /* Asleep until its operands are ready (wake_up moves it to awake).
+     * The list is kept latest first, so the next to wake is at the end,
+     * and a warp that just issued (usually due soon) is filed near it. */
+    uint32_t i = s->nsleepers;
+    while (i > 0 && s->sleepers[i - 1].ready < w->dep_ready)
+        i--;
+    memmove(&s->sleepers[i + 1], &s->sleepers[i], (s->nsleepers - i) * sizeof *s->sleepers);
+    s->sleepers[i] = (sm_sleeper_t){ .ready = w->dep_ready, .k = k };
+    s->nsleepers++;
+}
+
+/* Move the warps whose operands are ready by cycle now to the awake set. */
+static inline void wake_up(sm_sched_t *s, uint64_t now)
+{
+    while (s->nsleepers > 0 && s->sleepers[s->nsleepers - 1].ready <= now)
+        s->awake |= bit(s->sleepers[--s->nsleepers].k);
 }
 
 /* Earliest cycle warp w can issue its next instruction, and why it cannot
@@ -404,6 +454,53 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
 /* ---- one cycle ---------------------------------------------------------- */
 
+/* The first warp of `set` in scan order: places first, first + 1, ...,
+ * per - 1, then 0, 1, ... (set is not empty). */
+static inline uint32_t first_in_order(uint64_t set, uint32_t first)
+{
+    uint64_t after = set & (~0ull << first);      /* places first and up */
+    return (uint32_t)__builtin_ctzll(after ? after : set);
+}
+
+/* When the scheduler can next issue, if no warp can now: the earliest
+ * cycle at which some live warp has both its operands (dep_ready) and its
+ * function unit (unit_free) -- and, of the warps ready then, the first in
+ * scan order, whose reason for waiting the scheduler reports. Sets
+ * s->wake and s->reason. */
+static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
+{
+    uint64_t best = SM_NEVER;
+    /* awake warps wait only for their unit */
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if ((s->awake & s->on_unit[u]) && s->unit_free[u] < best)
+            best = s->unit_free[u];
+    /* asleep warps wait for max(operands, unit), in operand order: stop at
+     * the first whose operands come after the best so far */
+    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready < best;) {
+        const sm_slot_t *v = &view[s->sleepers[i].k];
+        uint64_t t = s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready;
+        best = t < best ? t : best;
+    }
+    if (best == SM_NEVER) {
+        s->wake = SM_NEVER;
+        s->reason = s->at_barrier ? STALL_BARRIER : STALL_IDLE;
+        return;
+    }
+    /* every warp ready at `best`; the first in scan order says why */
+    uint64_t tied = 0;
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if (s->unit_free[u] == best)
+            tied |= s->awake & s->on_unit[u];
+    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;) {
+        const sm_slot_t *v = &view[s->sleepers[i].k];
+        if ((s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready) == best)
+            tied |= bit(s->sleepers[i].k);
+    }
+    const sm_slot_t *v = &view[first_in_order(tied, first)];
+    s->wake = best;
+    s->reason = s->unit_free[v->unit] > v->dep_ready ? STALL_PIPE : v->why;
+}
+
 /* Try to issue on scheduler s at cycle now. Returns 1 block finished, 0,
  * or -1 on fault. Sets s->issued, s->wake, s->reason. */
 static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty, simt_err_t *err)
@@ -413,78 +510,45 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
      * found its earliest warp ready at s->wake: no need to look again. */
     if (!dirty && !s->issued && s->wake > now)
         return 0;
-    uint64_t best_wake = SM_NEVER;
-    uint8_t best_why = STALL_IDLE;
-    int any_barrier = 0;
-    warp_t *pick = NULL;
-    uint32_t pick_k = 0;          /* pick's place in this scheduler's view */
 
-    /* This scheduler owns slots si, si + nsched, si + 2*nsched, ...; it
-     * reads them from its part of sm->view, in the same order. */
-    uint32_t per = s->nslots;
+    /* The warps that can issue now: live, operands ready, and their
+     * function unit free. */
+    wake_up(s, now);
+    uint64_t busy = 0;
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if (s->unit_free[u] > now)
+            busy |= s->on_unit[u];
+    uint64_t ready = s->awake & ~busy;
     const sm_slot_t *view = &sm->view[si * sm->per_sched];
-    const uint64_t *unit_free = s->unit_free;
     int lrr = l->desc->sched == SCHED_LRR;
-    if (!lrr && s->last_mine) {
-        /* GTO keeps the greedy warp whenever it is ready */
-        const sm_slot_t *v = &view[s->last_k];
-        uint64_t uf = unit_free[v->unit];
-        if (v->state == WARP_READY && (uf > v->dep_ready ? uf : v->dep_ready) <= now) {
-            pick = &sm->warps[s->last];
-            pick_k = s->last_k;
-        }
-    }
-    /* LRR starts after the last slot it issued and takes the first ready
-     * warp; GTO (greedy not ready) takes the oldest ready warp. Either way
-     * a scan that picks nothing finds the earliest wake-up and its reason. */
+    /* LRR scans from the warp after the one it issued last; GTO from 0 */
+    uint32_t per = s->nslots;
     uint32_t first = lrr && per ? (s->last_k + 1 == per ? 0 : s->last_k + 1) : 0;
-    const sm_slot_t *oldest = NULL;
-    uint32_t oldest_j = 0;
-    for (uint32_t k = 0, j = first; !pick && k < per; k++, j = j + 1 == per ? 0 : j + 1) {
-        const sm_slot_t *v = &view[j];
-        if (v->state != WARP_READY) {
-            any_barrier |= v->state == WARP_BARRIER;
-            continue;
-        }
-        uint64_t t = v->dep_ready;
-        uint8_t why = v->why;
-        if (unit_free[v->unit] > t) {
-            t = unit_free[v->unit];
-            why = STALL_PIPE;
-        }
-        if (t > now) {
-            if (t < best_wake) {
-                best_wake = t;
-                best_why = why;
-            }
-            continue;
-        }
-        if (lrr) {
-            pick = &sm->warps[j * sm->nsched + si];
-            pick_k = j;
-            break;
-        }
-        if (!oldest || v->age < oldest->age) {
-            oldest = v;
-            oldest_j = j;
+    if (!ready) {
+        s->issued = 0;
+        next_wake(s, view, first);
+        return 0;
+    }
+    uint32_t k;
+    if (lrr)
+        k = first_in_order(ready, first);          /* the next ready warp in turn */
+    else if (s->last_mine && (ready & bit(s->last_k)))
+        k = s->last_k;                             /* GTO: the greedy warp, while it is ready */
+    else {                                         /* GTO: else the oldest ready warp */
+        k = (uint32_t)__builtin_ctzll(ready);
+        for (uint64_t rest = ready & (ready - 1); rest; rest &= rest - 1) {
+            uint32_t j = (uint32_t)__builtin_ctzll(rest);
+            if (view[j].age < view[k].age)
+                k = j;
         }
     }
-    if (oldest) {
-        pick = &sm->warps[oldest_j * sm->nsched + si];
-        pick_k = oldest_j;
-    }
-    if (pick) {
-        s->issued = 1;
-        s->last = pick->slot;
-        s->last_k = pick_k;
-        s->last_mine = 1;
-        s->wake = now + 1;
-        return issue(sm, l, si, pick, now, err);
-    }
-    s->issued = 0;
-    s->wake = best_wake;
-    s->reason = best_wake != SM_NEVER ? best_why : any_barrier ? STALL_BARRIER : STALL_IDLE;
-    return 0;
+    warp_t *pick = &sm->warps[k * sm->nsched + si];
+    s->issued = 1;
+    s->last = pick->slot;
+    s->last_k = k;
+    s->last_mine = 1;
+    s->wake = now + 1;
+    return issue(sm, l, si, pick, now, err);
 }
 
 int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)

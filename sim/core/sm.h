@@ -17,6 +17,7 @@
 
 #define SM_MAX_SCHEDULERS 8
 #define SM_NEVER UINT64_MAX
+#define SM_MAX_WARPS_PER_SCHED 64   /* one bit each in sm_sched_t's masks */
 
 struct memsys;
 
@@ -75,7 +76,18 @@ typedef struct sm_block {
     uint64_t start;               /* cycle it was placed                     */
 } sm_block_t;
 
-/* One warp scheduler (one per sub-partition). */
+/* A warp waiting for its operands: when they are ready, and its place k
+ * in its scheduler's view. */
+typedef struct sm_sleeper {
+    uint64_t ready;
+    uint32_t k;
+} sm_sleeper_t;
+
+/* One warp scheduler (one per sub-partition). Its warps are named by their
+ * place k in its part of sm->view (warp slot k * nsched + s); the sets below
+ * are bit masks over k (a scheduler owns at most SM_MAX_WARPS_PER_SCHED
+ * warps), kept up to date by sched_view so that picking a warp takes a few
+ * mask operations instead of a look at every warp. */
 typedef struct sm_sched {
     uint32_t last;                /* LRR: last slot issued; GTO: greedy slot */
     uint32_t last_k;              /* last / nsched: its place in the view    */
@@ -85,6 +97,13 @@ typedef struct sm_sched {
     uint64_t wake;                /* earliest cycle a warp may be ready      */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
+    uint64_t live;                /* warps in state WARP_READY               */
+    uint64_t at_barrier;          /* warps in state WARP_BARRIER             */
+    uint64_t awake;               /* live warps whose operands are ready     */
+    uint64_t on_unit[UNIT_COUNT]; /* live warps whose next instruction
+                                     issues to each function unit           */
+    sm_sleeper_t *sleepers;       /* the other live warps, latest first     */
+    uint32_t nsleepers;
 } sm_sched_t;
 
 /* What a scheduler looks at of one warp slot, kept apart from warp_t (which
@@ -123,9 +142,15 @@ typedef struct sm {
                                      every scheduler must look again        */
 } sm_t;
 
-/* Allocate slots for blocks_per_sm blocks of the launch's shape. */
-int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err);
-void sm_free(sm_t *sm);
+/* Host bytes one SM needs for blocks_per_sm blocks of the launch's shape:
+ * its warps, registers, scheduler state and shared memory. */
+size_t sm_host_bytes(const sm_launch_t *l, uint32_t blocks_per_sm);
+
+/* Set up an SM with slots for blocks_per_sm blocks, in `host`: sm_host_bytes
+ * zeroed bytes aligned to 128, which the caller owns and frees after the
+ * launch (gpu.c gives all SMs one allocation, on huge pages where the host
+ * has them: the SMs' state is tens of MB, touched at random every cycle). */
+void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, void *host);
 
 /* Place block ctaid on the SM at cycle now; returns 0, or -1 if no slot. */
 int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now);
