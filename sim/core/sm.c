@@ -252,6 +252,7 @@ static void sched_view(sm_t *sm, const warp_t *w)
     s->at_barrier &= ~bit(k);
     v->dep_ready = w->dep_ready;
     v->age = w->age;
+    v->pc = w->depth ? warp_pc(w) : 0;
     v->state = w->state;
     v->unit = w->unit;
     v->why = w->dep_why;
@@ -501,15 +502,15 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     s->reason = s->unit_free[v->unit] > v->dep_ready ? STALL_PIPE : v->why;
 }
 
-/* Try to issue on scheduler s at cycle now. Returns 1 block finished, 0,
- * or -1 on fault. Sets s->issued, s->wake, s->reason. */
-static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty, simt_err_t *err)
+/* Choose the warp scheduler si issues at cycle now, or NULL if none can.
+ * Sets s->issued, s->wake, s->reason. */
+static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty)
 {
     sm_sched_t *s = &sm->sched[si];
     /* Nothing this scheduler owns has changed since it last looked and
      * found its earliest warp ready at s->wake: no need to look again. */
     if (!dirty && !s->issued && s->wake > now)
-        return 0;
+        return NULL;
 
     /* The warps that can issue now: live, operands ready, and their
      * function unit free. */
@@ -527,7 +528,7 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
     if (!ready) {
         s->issued = 0;
         next_wake(s, view, first);
-        return 0;
+        return NULL;
     }
     uint32_t k;
     if (lrr)
@@ -548,7 +549,30 @@ static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dir
     s->last_k = k;
     s->last_mine = 1;
     s->wake = now + 1;
-    return issue(sm, l, si, pick, now, err);
+    return pick;
+}
+
+/* Ask the host CPU to start loading what issuing warp w will touch: its
+ * first cache line, the scoreboard entries and the registers of the
+ * instruction at view slot v's pc. For an H200 the SMs' state is far bigger
+ * than the host's caches, so these are mostly misses; started together for
+ * all of an SM's schedulers, they overlap instead of coming one by one. A
+ * hint only: nothing here changes what the simulation computes. */
+static void prefetch_issue(const sm_t *sm, const sm_launch_t *l, const warp_t *w, const sm_slot_t *v)
+{
+    const sm_deps_t *d = &l->deps[v->pc];
+    const uint32_t *regs = &sm->regfile[(size_t)w->slot * (l->prog->nregs ? l->prog->nregs : 1) * WARP_SIZE];
+    __builtin_prefetch(w);
+    for (uint32_t i = 0; i < d->nsrc; i++) {
+        __builtin_prefetch(&w->reg_ready[d->src[i]]);
+        __builtin_prefetch(&regs[d->src[i] * WARP_SIZE]);
+        __builtin_prefetch(&regs[d->src[i] * WARP_SIZE + 16]);
+    }
+    if (d->dst != ISA_NO_REG) {
+        __builtin_prefetch(&w->reg_ready[d->dst]);
+        __builtin_prefetch(&regs[d->dst * WARP_SIZE], 1);
+        __builtin_prefetch(&regs[d->dst * WARP_SIZE + 16], 1);
+    }
 }
 
 int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
@@ -564,13 +588,25 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
     uint32_t blocks_before = sm->blocks_used;
     int dirty = sm->dirty;
     sm->dirty = 0;
+    /* Every scheduler chooses first, then the chosen warps issue in
+     * scheduler order. (A choice at cycle now depends only on what issued
+     * before now: an issue's effects on other warps -- a barrier released,
+     * a block finished -- count from now + 1.) */
+    warp_t *pick[SM_MAX_SCHEDULERS];
     for (uint32_t s = 0; s < sm->nsched; s++) {
-        int r = schedule(sm, l, s, now, dirty, err);
+        pick[s] = schedule(sm, l, s, now, dirty);
+        if (pick[s])
+            prefetch_issue(sm, l, pick[s], &sm->view[sm->view_at[pick[s]->slot]]);
+        else
+            st->stalls[sm->sched[s].reason]++;
+    }
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        if (!pick[s])
+            continue;
+        int r = issue(sm, l, s, pick[s], now, err);
         if (r < 0)
             return -1;
         finished += r;
-        if (!sm->sched[s].issued)
-            st->stalls[sm->sched[s].reason]++;
     }
     sm->last_eval = now + 1;
     /* Anything that changed warp states this cycle (an issue, a barrier
