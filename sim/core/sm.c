@@ -253,6 +253,7 @@ static void sched_view(sm_t *sm, const warp_t *w)
     v->dep_ready = w->dep_ready;
     v->age = w->age;
     v->pc = w->depth ? warp_pc(w) : 0;
+    v->depth = (uint8_t)w->depth;
     v->state = w->state;
     v->unit = w->unit;
     v->why = w->dep_why;
@@ -545,24 +546,30 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
     }
     warp_t *pick = &sm->warps[k * sm->nsched + si];
     s->issued = 1;
-    s->last = pick->slot;
+    s->last = k * sm->nsched + si;   /* = pick->slot, without touching *pick yet */
     s->last_k = k;
     s->last_mine = 1;
     s->wake = now + 1;
     return pick;
 }
 
-/* Ask the host CPU to start loading what issuing warp w will touch: its
- * first cache line, the scoreboard entries and the registers of the
- * instruction at view slot v's pc. For an H200 the SMs' state is far bigger
- * than the host's caches, so these are mostly misses; started together for
- * all of an SM's schedulers, they overlap instead of coming one by one. A
- * hint only: nothing here changes what the simulation computes. */
-static void prefetch_issue(const sm_t *sm, const sm_launch_t *l, const warp_t *w, const sm_slot_t *v)
+/* Ask the host CPU to start loading what issuing scheduler si's chosen
+ * warp will touch: its first cache line, its stack top, the scoreboard
+ * entries and the registers of the instruction at its pc -- all found from
+ * the scheduler's view, without reading the warp (that would wait for the
+ * first miss). For an H200 the SMs' state is far bigger than the host's
+ * caches, so these are mostly misses; started together for all of an SM's
+ * schedulers, they overlap instead of coming one by one. A hint only:
+ * nothing here changes what the simulation computes. */
+static void prefetch_issue(const sm_t *sm, const sm_launch_t *l, uint32_t si)
 {
+    uint32_t k = sm->sched[si].last_k, slot = sm->sched[si].last;
+    const sm_slot_t *v = &sm->view[si * sm->per_sched + k];
+    const warp_t *w = &sm->warps[slot];
     const sm_deps_t *d = &l->deps[v->pc];
-    const uint32_t *regs = &sm->regfile[(size_t)w->slot * (l->prog->nregs ? l->prog->nregs : 1) * WARP_SIZE];
+    const uint32_t *regs = &sm->regfile[(size_t)slot * (l->prog->nregs ? l->prog->nregs : 1) * WARP_SIZE];
     __builtin_prefetch(w);
+    __builtin_prefetch(&w->stack[v->depth ? v->depth - 1 : 0]);
     for (uint32_t i = 0; i < d->nsrc; i++) {
         __builtin_prefetch(&w->reg_ready[d->src[i]]);
         __builtin_prefetch(&regs[d->src[i] * WARP_SIZE]);
@@ -596,7 +603,7 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
     for (uint32_t s = 0; s < sm->nsched; s++) {
         pick[s] = schedule(sm, l, s, now, dirty);
         if (pick[s])
-            prefetch_issue(sm, l, pick[s], &sm->view[sm->view_at[pick[s]->slot]]);
+            prefetch_issue(sm, l, s);
         else
             st->stalls[sm->sched[s].reason]++;
     }

@@ -114,6 +114,7 @@ typedef struct sm_slot {
     uint64_t dep_ready;           /* warp_t.dep_ready                        */
     uint64_t age;                 /* warp_t.age                              */
     uint32_t pc;                  /* its next instruction (0 when done)      */
+    uint8_t depth;                /* warp_t.depth (for prefetching its top)  */
     uint8_t state;                /* warp_t.state                            */
     uint8_t unit;                 /* warp_t.unit                             */
     uint8_t why;                  /* warp_t.dep_why                          */
