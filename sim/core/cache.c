@@ -37,7 +37,9 @@ int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
     size_t nlines = (size_t)c->nsets * assoc;
     c->lines = calloc(nlines, sizeof *c->lines);
     c->ready = calloc(nlines * (line_bytes / sector_bytes), sizeof *c->ready);
-    if (!c->lines || !c->ready) {
+    c->touched = calloc(c->nsets, sizeof *c->touched);
+    c->is_touched = calloc(c->nsets, sizeof *c->is_touched);
+    if (!c->lines || !c->ready || !c->touched || !c->is_touched) {
         cache_free(c);
         return simt_errf(err, SIMT_E_NOMEM, "%s: out of host memory for %zu lines",
                          name, nlines);
@@ -49,8 +51,13 @@ void cache_free(cache_t *c)
 {
     free(c->lines);
     free(c->ready);
+    free(c->touched);
+    free(c->is_touched);
     c->lines = NULL;
     c->ready = NULL;
+    c->touched = NULL;
+    c->is_touched = NULL;
+    c->ntouched = 0;
 }
 
 static uint32_t sectors_per_line(const cache_t *c)
@@ -86,12 +93,24 @@ static int32_t victim(const cache_t *c, uint32_t tag)
     return (int32_t)best;
 }
 
+/* Set bits in x (branch-free: the usual SWAR sum of bit pairs, nibbles, bytes). */
 static uint32_t popcount(uint32_t x)
 {
-    uint32_t n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+/* Index of the lowest set bit of x (x != 0): x & -x isolates it, and a de
+ * Bruijn multiplication maps each of the 32 positions to a distinct top
+ * 5 bits. Used to visit only the sectors in a mask. */
+static uint32_t lowest_bit(uint32_t x)
+{
+    static const uint8_t pos[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
+    };
+    return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
 }
 
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
@@ -109,13 +128,20 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     miss = sector_mask & ~hit;
 
     /* Latest ready time among the hit sectors (a pending fill). */
-    for (uint32_t s = 0; s < spl; s++)
-        if ((hit & (1u << s)) && c->ready[(size_t)slot * spl + s] > inf.ready)
-            inf.ready = c->ready[(size_t)slot * spl + s];
+    for (uint32_t m = hit; m; m &= m - 1u) {
+        uint64_t r = c->ready[(size_t)slot * spl + lowest_bit(m)];
+        if (r > inf.ready)
+            inf.ready = r;
+    }
 
     int allocate = !is_store || c->policy == CACHE_WRITE_BACK;
     if (slot < 0 && allocate && miss) {
         slot = victim(c, tag);
+        uint32_t set = (uint32_t)slot / c->assoc;
+        if (!c->is_touched[set]) {
+            c->is_touched[set] = 1;
+            c->touched[c->ntouched++] = set;
+        }
         cache_line_t *v = &c->lines[slot];
         if (v->valid) {
             inf.evicted = 1;
@@ -134,9 +160,8 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         cache_line_t *l = &c->lines[slot];
         if (allocate) {
             l->valid |= (uint8_t)miss;
-            for (uint32_t s = 0; s < spl; s++)
-                if (miss & (1u << s))
-                    c->ready[(size_t)slot * spl + s] = 0;
+            for (uint32_t m = miss; m; m &= m - 1u)
+                c->ready[(size_t)slot * spl + lowest_bit(m)] = 0;
         }
         if (is_store && c->policy == CACHE_WRITE_BACK)
             l->dirty |= (uint8_t)sector_mask;
@@ -163,9 +188,9 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
     uint32_t spl = sectors_per_line(c);
     if (slot < 0)
         return;
-    for (uint32_t s = 0; s < spl; s++)
-        if (sector_mask & (1u << s))
-            c->ready[(size_t)slot * spl + s] = ready;
+    sector_mask &= (1u << spl) - 1;
+    for (uint32_t m = sector_mask; m; m &= m - 1u)
+        c->ready[(size_t)slot * spl + lowest_bit(m)] = ready;
 }
 
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
@@ -176,30 +201,38 @@ int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
     return (c->lines[slot].valid & sector_mask) == sector_mask;
 }
 
+/* Only sets in c->touched can hold anything (cache.h). */
 uint64_t cache_clean(cache_t *c)
 {
-    size_t n = (size_t)c->nsets * c->assoc;
     uint64_t sectors = 0;
-    for (size_t i = 0; i < n; i++) {
-        for (uint32_t m = c->lines[i].dirty; m; m &= m - 1u)
-            sectors++;
-        c->lines[i].dirty = 0;
+    for (uint32_t t = 0; t < c->ntouched; t++) {
+        cache_line_t *l = &c->lines[(size_t)c->touched[t] * c->assoc];
+        for (uint32_t w = 0; w < c->assoc; w++) {
+            sectors += popcount(l[w].dirty);
+            l[w].dirty = 0;
+        }
     }
     return sectors;
 }
 
 void cache_flush(cache_t *c)
 {
-    size_t n = (size_t)c->nsets * c->assoc;
-    memset(c->lines, 0, n * sizeof *c->lines);
-    memset(c->ready, 0, n * sectors_per_line(c) * sizeof *c->ready);
+    size_t per_set = (size_t)c->assoc * sectors_per_line(c);
+    for (uint32_t t = 0; t < c->ntouched; t++) {
+        uint32_t set = c->touched[t];
+        memset(&c->lines[(size_t)set * c->assoc], 0, c->assoc * sizeof *c->lines);
+        memset(&c->ready[set * per_set], 0, per_set * sizeof *c->ready);
+        c->is_touched[set] = 0;
+    }
+    c->ntouched = 0;
     c->use_clock = 0;
 }
 
 void cache_clear_times(cache_t *c)
 {
-    size_t n = (size_t)c->nsets * c->assoc;
-    memset(c->ready, 0, n * sectors_per_line(c) * sizeof *c->ready);
+    size_t per_set = (size_t)c->assoc * sectors_per_line(c);
+    for (uint32_t t = 0; t < c->ntouched; t++)
+        memset(&c->ready[c->touched[t] * per_set], 0, per_set * sizeof *c->ready);
 }
 
 uint32_t cache_nlines(const cache_t *c)

@@ -76,6 +76,13 @@ typedef struct cache {
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */
+    /* Sets that have had a line allocated since the last flush, so that
+     * flushing, cleaning and clearing times cost O(sets used) rather than
+     * O(cache size) (the H200's 60 MB L2 has 30,720 sets of 16 ways; a
+     * small launch touches a few of them). Every other set is all zero. */
+    uint32_t *touched;             /* ntouched set indices; owned          */
+    uint32_t ntouched;
+    uint8_t *is_touched;           /* nsets flags: set is in touched[]; owned */
     cache_stats_t st;              /* counters since init; caller may zero  */
 } cache_t;
 

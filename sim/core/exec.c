@@ -63,12 +63,11 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
 }
 
 /* Source operand as a 32-lane vector: registers are read in place, other
- * kinds are expanded into tmp. */
-static const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
+ * kinds are expanded into tmp. src() is the inline register case (most
+ * operands); src_expand() does the rest. */
+static const uint32_t *src_expand(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
 {
     switch (o->kind) {
-    case OPD_REG:
-        return &w->regs[(size_t)o->index * WARP_SIZE];
     case OPD_PRED: {
         uint32_t p = w->preds[o->index];
         for (uint32_t l = 0; l < WARP_SIZE; l++)
@@ -86,6 +85,13 @@ static const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_opera
         return tmp;
     }
     }
+}
+
+static inline const uint32_t *src(const exec_ctx_t *x, const warp_t *w, const isa_operand_t *o, uint32_t *tmp)
+{
+    if (o->kind == OPD_REG)
+        return &w->regs[(size_t)o->index * WARP_SIZE];
+    return src_expand(x, w, o, tmp);
 }
 
 static inline uint32_t *dst(warp_t *w, const isa_instr_t *in)
@@ -208,58 +214,83 @@ static uint32_t unop(uint8_t op, uint8_t type, uint32_t a)
     }
 }
 
-static int compare(uint8_t cmp, uint8_t type, uint32_t a, uint32_t b)
-{
-    if (type == T_F32) {
-        float fa = f32(a), fb = f32(b);
-        switch (cmp) {
-        case CMP_EQ: return fa == fb;
-        case CMP_NE: return fa != fb;   /* true when either is NaN */
-        case CMP_LT: return fa < fb;
-        case CMP_LE: return fa <= fb;
-        case CMP_GT: return fa > fb;
-        default: return fa >= fb;
-        }
-    }
-    if (type == T_S32) {
-        int32_t sa = s32(a), sb = s32(b);
-        switch (cmp) {
-        case CMP_EQ: return sa == sb;
-        case CMP_NE: return sa != sb;
-        case CMP_LT: return sa < sb;
-        case CMP_LE: return sa <= sb;
-        case CMP_GT: return sa > sb;
-        default: return sa >= sb;
-        }
-    }
-    switch (cmp) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_LE: return a <= b;
-    case CMP_GT: return a > b;
-    default: return a >= b;
-    }
-}
+/* Bit l set, for l = 0..31: setp_warp ORs lane_bit[l] into its result
+ * where the comparison holds. A table rather than 1u << l because the
+ * compiler turns "x ? lane_bit[l] : 0" into vector compares and ANDs,
+ * while a shift by the lane number stays one lane at a time. */
+static const uint32_t lane_bit[WARP_SIZE] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
 
-/* setp for all 32 lanes at once: bit l of the result is a[l] CMP b[l]. */
+/* setp for all 32 lanes at once: bit l of the result is a[l] CMP b[l]
+ * compared as f32, s32 or (u32, b32) unsigned. The operands are copied
+ * into arrays of their type so that each comparison is one plain loop. */
 static uint32_t setp_warp(uint8_t cmp, uint8_t type, const uint32_t *a, const uint32_t *b)
 {
     uint32_t r = 0;
-#define SETP_LOOP(expr) for (uint32_t l = 0; l < WARP_SIZE; l++) r |= (uint32_t)(expr) << l
-    if (type == T_U32 || type == T_B32) {
-        switch (cmp) {
-        case CMP_EQ: SETP_LOOP(a[l] == b[l]); return r;
-        case CMP_NE: SETP_LOOP(a[l] != b[l]); return r;
-        case CMP_LT: SETP_LOOP(a[l] < b[l]); return r;
-        case CMP_LE: SETP_LOOP(a[l] <= b[l]); return r;
-        case CMP_GT: SETP_LOOP(a[l] > b[l]); return r;
-        default: SETP_LOOP(a[l] >= b[l]); return r;
-        }
+#define SETP_LOOP(x, y, op) for (uint32_t l = 0; l < WARP_SIZE; l++) r |= x[l] op y[l] ? lane_bit[l] : 0
+#define SETP_CMP(x, y)                                  \
+    switch (cmp) {                                      \
+    case CMP_EQ: SETP_LOOP(x, y, ==); break;            \
+    case CMP_NE: SETP_LOOP(x, y, !=); break;            \
+    case CMP_LT: SETP_LOOP(x, y, <); break;             \
+    case CMP_LE: SETP_LOOP(x, y, <=); break;            \
+    case CMP_GT: SETP_LOOP(x, y, >); break;             \
+    default: SETP_LOOP(x, y, >=); break;                \
     }
-    SETP_LOOP(compare(cmp, type, a[l], b[l]));
+    if (type == T_F32) {          /* NaN: every compare false but ne */
+        float fa[WARP_SIZE], fb[WARP_SIZE];
+        memcpy(fa, a, sizeof fa);
+        memcpy(fb, b, sizeof fb);
+        SETP_CMP(fa, fb);
+    } else if (type == T_S32) {
+        int32_t sa[WARP_SIZE], sb[WARP_SIZE];
+        memcpy(sa, a, sizeof sa);
+        memcpy(sb, b, sizeof sb);
+        SETP_CMP(sa, sb);
+    } else {                      /* u32, b32: unsigned */
+        SETP_CMP(a, b);
+    }
+#undef SETP_CMP
 #undef SETP_LOOP
     return r;
+}
+
+/* fma.f32 for all 32 lanes: r[l] = fmaf(a[l], b[l], c[l]), one rounding.
+ * Most x86-64 CPUs (since 2013) do that in one instruction for 8 lanes,
+ * but a default x86-64 build may not assume the instruction exists, so
+ * every lane would be a library call. With GCC or Clang on x86-64,
+ * fma_lanes_hw is compiled for FMA and used when the CPU has it (checked
+ * at run time). fmaf is exactly rounded either way: the results are the
+ * same bits, only the host time differs. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define EXEC_FMA_HW 1
+__attribute__((target("avx2,fma")))
+static void fma_lanes_hw(const float *restrict a, const float *restrict b, const float *restrict c,
+                         float *restrict r)
+{
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        r[l] = fmaf(a[l], b[l], c[l]);
+}
+#endif
+
+static void fma_warp(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r)
+{
+    float fa[WARP_SIZE], fb[WARP_SIZE], fc[WARP_SIZE], fr[WARP_SIZE];
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    memcpy(fc, c, sizeof fc);
+#ifdef EXEC_FMA_HW
+    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
+        fma_lanes_hw(fa, fb, fc, fr);
+    else
+#endif
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            fr[l] = fmaf(fa[l], fb[l], fc[l]);
+    memcpy(r, fr, sizeof fr);
 }
 
 /* A raw value of `type` (its low bits) widened to a 32-bit register. */
@@ -521,9 +552,23 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         uint32_t lo;
         uint8_t *base = warp_span(x, info, &lo);
         if (base && !x->check && info->bytes == 4) {
-            /* fast path: every lane in bounds and aligned, nothing to check */
-            LANE_LOOP(mask, l, memcpy(&vals[l], base + (info->addrs[l] - lo), 4));
-            LANE_LOOP(mask, l, d[l] = vals[l]);
+            /* fast path: every lane in bounds and aligned, nothing to
+             * check. Offsets first (a loop that vectorises), then one
+             * load per lane; inactive lanes' offsets are computed but not
+             * used. d may be the address register: addrs are copies. */
+            uint32_t off[WARP_SIZE];
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                off[l] = info->addrs[l] - lo;
+            if (mask == ALL_LANES) {
+                for (uint32_t l = 0; l < WARP_SIZE; l += 4) {   /* 4 lanes per trip: less loop overhead */
+                    memcpy(&d[l], base + off[l], 4);
+                    memcpy(&d[l + 1], base + off[l + 1], 4);
+                    memcpy(&d[l + 2], base + off[l + 2], 4);
+                    memcpy(&d[l + 3], base + off[l + 3], 4);
+                }
+            } else {
+                FOR_LANES(mask, l) memcpy(&d[l], base + off[l], 4);
+            }
             return 0;
         }
         FOR_LANES(mask, l) {
@@ -543,7 +588,11 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         uint8_t *base = warp_span(x, info, &lo);
         if (base && !x->check && info->bytes == 4) {
             /* fast path as for ld; lanes still store in lane order */
-            LANE_LOOP(mask, l, memcpy(base + (info->addrs[l] - lo), &v[l], 4));
+            uint32_t off[WARP_SIZE], vals[WARP_SIZE];
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                off[l] = info->addrs[l] - lo;
+            memcpy(vals, v, sizeof vals);
+            LANE_LOOP(mask, l, memcpy(base + off[l], &vals[l], 4));
             return 0;
         }
         FOR_LANES(mask, l) {
@@ -860,7 +909,9 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
                        *c = src(x, w, &in->opd[3], tc);
         uint32_t *d = dst(w, in);
         if (in->type == T_F32) {
-            LANE_LOOP(mask, l, d[l] = bits(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))));
+            uint32_t r[WARP_SIZE];
+            fma_warp(a, b, c, r);   /* all lanes: no side effects */
+            LANE_LOOP(mask, l, d[l] = r[l]);
             info->flops = 2 * warp_popcount(mask);
         } else {
             FOR_LANES(mask, l) d[l] = a[l] * b[l] + c[l];

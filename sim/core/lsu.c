@@ -17,6 +17,15 @@ static uint32_t log2u(uint32_t v)
     return pos[(v * 0x077CB531u) >> 27];
 }
 
+/* Bit l set, for lane l: "x ? lane_bit[l] : 0" in a loop over the lanes
+ * becomes vector compares and ANDs (a shift by l would not). */
+static const uint32_t lane_bit[LSU_WARP_SIZE] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
+
 /* Add sector s of the line at line_addr to out, keeping out->line[] sorted
  * by address (insertion sort: at most LSU_MAX_LINES entries). */
 static inline void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t s)
@@ -73,12 +82,19 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
             odd |= addrs[lane];
         if ((odd & (bytes - 1u)) == 0) {
             uint32_t per_line = line_shift - sec_shift, in_line = (line_bytes >> sec_shift) - 1u;
+            uint32_t change = 0;   /* bit l: lane l's sector differs from lane l-1's */
+            uint32_t prev[LSU_WARP_SIZE];   /* prev[l] = sec[l - 1]; lane 0 compares with itself */
             for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
                 sec[lane] = addrs[lane] >> sec_shift;
+            prev[0] = sec[0];
+            memcpy(prev + 1, sec, (LSU_WARP_SIZE - 1) * sizeof *sec);
+            for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)   /* whole vectors */
+                change |= sec[lane] != prev[lane] ? lane_bit[lane] : 0;
             add_sector(out, sec[0] >> per_line << line_shift, sec[0] & in_line);
-            for (uint32_t lane = 1; lane < LSU_WARP_SIZE; lane++)
-                if (sec[lane] != sec[lane - 1])
-                    add_sector(out, sec[lane] >> per_line << line_shift, sec[lane] & in_line);
+            for (; change; change &= change - 1u) {   /* only the lanes where it changes */
+                uint32_t lane = log2u(change & (0u - change));
+                add_sector(out, sec[lane] >> per_line << line_shift, sec[lane] & in_line);
+            }
             return out->nlines;
         }
     }

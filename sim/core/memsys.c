@@ -175,6 +175,14 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+/* Set bits in x (branch-free: the usual SWAR sum of bit pairs, nibbles, bytes). */
+static uint32_t popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* Ticks -> cycles, rounding up: data ready mid-cycle is usable next cycle. */
 static uint64_t to_cycles(uint64_t ticks)
 {
@@ -280,12 +288,8 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
     cache_info_t info;
     uint32_t hit = cache_lookup(&s->l1, line->addr, line->sectors, 0, &miss, &info);
     uint64_t ready = 0;
-    uint32_t nhit = 0, nmiss = 0;
+    uint32_t nhit = popcount32(hit), nmiss = popcount32(miss);
 
-    for (uint32_t k = 0; k < spl; k++) {
-        nhit += (hit >> k) & 1u;
-        nmiss += (miss >> k) & 1u;
-    }
     s->st.l1_hits += nhit;
     s->st.l1_misses += nmiss;
     res->l1_hits += nhit;
@@ -326,14 +330,6 @@ static uint64_t global_store_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
         if (line->sectors & (1u << k))
             accepted = max_u64(accepted, l2_sector(ms, &s->st, t, line->addr, k, 1, res));
     return accepted;
-}
-
-static uint32_t popcount32(uint32_t x)
-{
-    uint32_t n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
 }
 
 uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,

@@ -31,6 +31,14 @@
 #include "asm.h"
 #include "memsys.h"
 
+/* A hint to the host CPU to start loading the cache line at p (no effect
+ * on results; nothing on compilers without the builtin). */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static void warp_refresh(const sm_launch_t *l, warp_t *w);
 static void sched_view(sm_t *sm, const warp_t *w);
 static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
@@ -73,6 +81,14 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
             else if (o->kind == OPD_PRED && np < 3)
                 d->psrc[np++] = o->index;
         }
+        for (uint32_t i = 0; i < d->nsrc; i++)
+            for (uint32_t k = 0; k < d->src_n[i]; k++)
+                d->regs[d->nregs++] = (uint8_t)(d->src[i] + k);
+        if (d->dst != ISA_NO_REG)
+            for (uint32_t k = 0; k < d->dst_n; k++) {
+                d->regs[d->nregs++] = (uint8_t)(d->dst + k);
+                d->dst_bits |= 1ull << (d->dst + k);
+            }
     }
 }
 
@@ -126,6 +142,11 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
     sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
     sm_layout_t y = layout(l, sm->nsched, blocks_per_sm);
     uint8_t *m = host;
+    /* zero all but the registers and shared memory, which warp_start and
+     * sm_place_block zero for each block they hold (an H200's 20 MB of
+     * registers need not all be touched) */
+    memset(m, 0, y.regfile);
+    memset(m + y.view, 0, y.smem - y.view);
     sm->warps = (warp_t *)(m + y.warps);
     sm->regfile = (uint32_t *)(m + y.regfile);
     sm->view = (sm_slot_t *)(m + y.view);
@@ -163,6 +184,13 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
     blk->warps_live = l->warps_per_block;
     blk->warps_at_bar = 0;
     blk->start = now;
+    blk->x = (exec_ctx_t){
+        .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
+        .params = l->params, .smid = sm->id, .clock = now, .check = l->check,
+    };
+    memcpy(blk->x.ctaid, ctaid, sizeof blk->x.ctaid);
+    memcpy(blk->x.nctaid, l->grid, sizeof blk->x.nctaid);
+    memcpy(blk->x.ntid, l->block, sizeof blk->x.ntid);
     if (blk->smem)
         memset(blk->smem, 0, sm->smem_per_block);
     for (uint32_t i = 0; i < l->warps_per_block; i++) {
@@ -199,20 +227,14 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     const sm_deps_t *d = &l->deps[warp_pc(w)];
     uint64_t t = w->next_issue;
     uint8_t r = STALL_DEPENDENCY;
-    for (uint32_t i = 0; i < d->nsrc; i++)
-        for (uint32_t reg = d->src[i]; reg < (uint32_t)d->src[i] + d->src_n[i]; reg++) {
-            uint64_t rt = w->reg_ready[reg];
-            if (rt > t) {
-                t = rt;
-                r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
-            }
+    for (uint32_t i = 0; i < d->nregs; i++) {   /* sources, then destination */
+        uint32_t reg = d->regs[i];
+        uint64_t rt = w->reg_ready[reg];
+        if (rt > t) {
+            t = rt;
+            r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
         }
-    if (d->dst != ISA_NO_REG)
-        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
-            if (w->reg_ready[reg] > t) {
-                t = w->reg_ready[reg];
-                r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
-            }
+    }
     for (uint32_t i = 0; i < 3 && d->psrc[i] != ISA_NO_REG; i++)
         if (w->pred_ready[d->psrc[i]] > t) {
             t = w->pred_ready[d->psrc[i]];
@@ -324,8 +346,11 @@ static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
     req.is_store = info->is_store;
     req.bytes = info->bytes;
     req.mask = info->mask;
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
-        req.addr[lane] = info->addrs[lane] + part * info->bytes;
+    if (part == 0)
+        memcpy(req.addr, info->addrs, sizeof req.addr);
+    else
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+            req.addr[lane] = info->addrs[lane] + part * info->bytes;
     uint64_t ready = memsys_access(l->memsys, sm->id, now, &req, &res);
     gpu_stats_t *st = l->st;
     if (info->space == SPACE_SHARED)
@@ -368,15 +393,9 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 {
     sm_block_t *blk = &sm->blocks[w->block_slot];
     const sm_deps_t *d = &l->deps[warp_pc(w)];
-    exec_ctx_t x = {
-        .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
-        .params = l->params, .smid = sm->id, .clock = now, .check = l->check,
-    };
-    memcpy(x.ctaid, blk->ctaid, sizeof x.ctaid);
-    memcpy(x.nctaid, l->grid, sizeof x.nctaid);
-    memcpy(x.ntid, l->block, sizeof x.ntid);
     exec_info_t info;
-    if (exec_step(&x, w, &info, err) != 0)
+    blk->x.clock = now;
+    if (exec_step(&blk->x, w, &info, err) != 0)
         return -1;
 
     gpu_stats_t *st = l->st;
@@ -410,12 +429,10 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     } else if (d->unit == UNIT_BRANCH) {
         w->next_issue = now + l->latency[UNIT_BRANCH];
     }
-    for (uint32_t reg = d->dst; d->dst != ISA_NO_REG && reg < (uint32_t)d->dst + d->dst_n; reg++) {
-        w->reg_ready[reg] = ready;
-        if (from_mem)
-            w->reg_mem |= 1ull << reg;
-        else
-            w->reg_mem &= ~(1ull << reg);
+    if (d->dst != ISA_NO_REG) {
+        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
+            w->reg_ready[reg] = ready;
+        w->reg_mem = from_mem ? w->reg_mem | d->dst_bits : w->reg_mem & ~d->dst_bits;
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
@@ -568,17 +585,13 @@ static void prefetch_issue(const sm_t *sm, const sm_launch_t *l, uint32_t si)
     const warp_t *w = &sm->warps[slot];
     const sm_deps_t *d = &l->deps[v->pc];
     const uint32_t *regs = &sm->regfile[(size_t)slot * (l->prog->nregs ? l->prog->nregs : 1) * WARP_SIZE];
-    __builtin_prefetch(w);
-    __builtin_prefetch(&w->stack[v->depth ? v->depth - 1 : 0]);
-    for (uint32_t i = 0; i < d->nsrc; i++) {
-        __builtin_prefetch(&w->reg_ready[d->src[i]]);
-        __builtin_prefetch(&regs[d->src[i] * WARP_SIZE]);
-        __builtin_prefetch(&regs[d->src[i] * WARP_SIZE + 16]);
-    }
-    if (d->dst != ISA_NO_REG) {
-        __builtin_prefetch(&w->reg_ready[d->dst]);
-        __builtin_prefetch(&regs[d->dst * WARP_SIZE], 1);
-        __builtin_prefetch(&regs[d->dst * WARP_SIZE + 16], 1);
+    PREFETCH(w);
+    PREFETCH(&w->stack[v->depth ? v->depth - 1 : 0]);
+    PREFETCH(&w->pred_ready[0]);
+    for (uint32_t i = 0; i < d->nregs; i++) {   /* the registers it reads and writes */
+        PREFETCH(&w->reg_ready[d->regs[i]]);
+        PREFETCH(&regs[(size_t)d->regs[i] * WARP_SIZE]);
+        PREFETCH(&regs[(size_t)d->regs[i] * WARP_SIZE + 16]);   /* 128 bytes: two lines */
     }
 }
 

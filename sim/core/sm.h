@@ -18,6 +18,7 @@
 #define SM_MAX_SCHEDULERS 8
 #define SM_NEVER UINT64_MAX
 #define SM_MAX_WARPS_PER_SCHED 64   /* one bit each in sm_sched_t's masks */
+#define SM_DEP_REGS (4 * 8 + 8)   /* 4 sources and a destination of up to 8 registers */
 
 struct memsys;
 
@@ -35,6 +36,12 @@ typedef struct sm_deps {
                                  holds the Tensor Core), else T_NONE        */
     uint8_t psrc[3];          /* predicates read (guard first), ISA_NO_REG  */
     uint8_t pdst;             /* predicate written, or ISA_NO_REG           */
+    /* The same registers as one flat list, for the scoreboard check
+     * (warp_refresh): every register of src[] ranges in order, then of
+     * dst's range. Filled by sm_decode_deps. */
+    uint8_t nregs;            /* entries in regs[]                          */
+    uint8_t regs[SM_DEP_REGS];
+    uint64_t dst_bits;        /* bit r set: register r is written           */
 } sm_deps_t;
 
 /* Everything one launch shares between SMs (owned by gpu.c). */
@@ -74,6 +81,9 @@ typedef struct sm_block {
     uint32_t warps_at_bar;        /* warps waiting at bar.sync               */
     uint8_t *smem;                /* its shared memory                       */
     uint64_t start;               /* cycle it was placed                     */
+    exec_ctx_t x;                 /* what its warps' instructions see: filled
+                                     when the block is placed, so that an
+                                     issue only sets x.clock               */
 } sm_block_t;
 
 /* A warp waiting for its operands: when they are ready, and its place k
@@ -149,7 +159,7 @@ typedef struct sm {
 size_t sm_host_bytes(const sm_launch_t *l, uint32_t blocks_per_sm);
 
 /* Set up an SM with slots for blocks_per_sm blocks, in `host`: sm_host_bytes
- * zeroed bytes aligned to 128, which the caller owns and frees after the
+ * bytes aligned to 128 (need not be zeroed), which the caller owns and frees after the
  * launch (gpu.c gives all SMs one allocation, on huge pages where the host
  * has them: the SMs' state is tens of MB, touched at random every cycle). */
 void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, void *host);

@@ -24,7 +24,7 @@ void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes)
 
 /* Pop paths that are finished: reached their reconvergence pc (the path
  * below continues from there with the union of lanes) or lost all lanes. */
-static void reconverge(warp_t *w)
+void warp_reconverge(warp_t *w)
 {
     while (w->depth > 0) {
         warp_entry_t *top = &w->stack[w->depth - 1];
@@ -32,12 +32,6 @@ static void reconverge(warp_t *w)
             break;
         w->depth--;
     }
-}
-
-void warp_advance(warp_t *w, uint32_t next_pc)
-{
-    w->stack[w->depth - 1].pc = next_pc;
-    reconverge(w);
 }
 
 static void push(warp_t *w, uint32_t pc, uint32_t rpc, uint32_t mask)
@@ -83,7 +77,7 @@ int warp_branch(warp_t *w, uint32_t taken, uint32_t target, uint32_t reconv)
         if (target != reconv)
             push(w, target, reconv, taken);
     }
-    reconverge(w);
+    warp_reconverge(w);
     return 1;
 }
 
@@ -92,5 +86,5 @@ void warp_exit_lanes(warp_t *w, uint32_t mask)
     w->live &= ~mask;
     for (uint32_t i = 0; i < w->depth; i++)
         w->stack[i].mask &= ~mask;
-    reconverge(w);
+    warp_reconverge(w);
 }

@@ -74,9 +74,20 @@ void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes);
 static inline uint32_t warp_pc(const warp_t *w) { return w->depth ? w->stack[w->depth - 1].pc : ISA_NO_PC; }
 static inline uint32_t warp_mask(const warp_t *w) { return w->depth ? w->stack[w->depth - 1].mask : 0; }
 
+/* Pop paths that are finished (warp.c); warp_advance's slow path. */
+void warp_reconverge(warp_t *w);
+
 /* Move the executing path to next_pc and pop paths that have reached
- * their reconvergence point. */
-void warp_advance(warp_t *w, uint32_t next_pc);
+ * their reconvergence point. Inline: nearly every instruction ends here,
+ * and usually the path just moves on (it has lanes, and next_pc is not
+ * where it rejoins another path). */
+static inline void warp_advance(warp_t *w, uint32_t next_pc)
+{
+    warp_entry_t *top = &w->stack[w->depth - 1];
+    top->pc = next_pc;
+    if (next_pc == top->rpc || top->mask == 0)
+        warp_reconverge(w);
+}
 
 /* A branch at pc: lanes in `taken` (a subset of the executing lanes) jump
  * to target, the others fall through to pc + 1; reconv is the branch's

@@ -177,6 +177,43 @@ static void test_pending_ready(void **state)
     cache_free(&c);
 }
 
+/* Flush, clean and clear_times visit only the sets used since the last
+ * flush (cache.h): a set used before a flush and one used only after it
+ * must both be handled, and a flushed cache behaves like a new one. */
+static void test_flush_then_reuse(void **state)
+{
+    (void)state;
+    cache_t c;
+    cache_info_t info;
+    uint32_t miss;
+    tiny(&c, CACHE_WRITE_BACK);
+    cache_lookup(&c, 0, 0x3, 1, NULL, NULL);      /* set 0: 2 dirty sectors */
+    cache_lookup(&c, 256, 0x1, 0, NULL, &info);   /* set 0, second way      */
+    cache_set_ready(&c, info.slot, 0x1, 900);
+    assert_int_equal(c.ntouched, 1);
+    cache_flush(&c);
+    assert_int_equal(c.ntouched, 0);
+    assert_false(cache_probe(&c, 0, 0x1));
+    assert_false(cache_probe(&c, 256, 0x1));
+    assert_int_equal(cache_clean(&c), 0);         /* dirty data was dropped */
+    /* the same line again: a miss with no eviction and no old ready time */
+    assert_int_equal(cache_lookup(&c, 256, 0x1, 0, &miss, &info), 0);
+    assert_int_equal(miss, 0x1);
+    assert_false(info.evicted);
+    assert_int_equal(cache_lookup(&c, 256, 0x1, 0, NULL, &info), 0x1);
+    assert_int_equal(info.ready, 0);
+    /* set 1, first used after the flush, is cleaned and cleared too */
+    cache_lookup(&c, 128, 0xF, 1, NULL, &info);
+    cache_set_ready(&c, info.slot, 0x1, 300);
+    assert_int_equal(c.ntouched, 2);
+    cache_clear_times(&c);
+    cache_lookup(&c, 128, 0x1, 0, NULL, &info);
+    assert_int_equal(info.ready, 0);
+    assert_int_equal(cache_clean(&c), 4);
+    assert_int_equal(cache_clean(&c), 0);
+    cache_free(&c);
+}
+
 static void test_geometry_and_errors(void **state)
 {
     (void)state;
@@ -217,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_write_back_allocate),
         cmocka_unit_test(test_clean),
         cmocka_unit_test(test_pending_ready),
+        cmocka_unit_test(test_flush_then_reuse),
         cmocka_unit_test(test_geometry_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
