@@ -408,6 +408,8 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     sm_sched_t *s = &sm->sched[sched];
     s->unit_free[d->unit] = now + (d->unit == UNIT_TENSOR ? l->tc_interval[d->tc_type]
                                                           : l->issue_interval[d->unit]);
+    if (s->unit_free[d->unit] > s->busy_until)
+        s->busy_until = s->unit_free[d->unit];
     w->next_issue = now + 1;
 
     uint64_t ready = now + l->latency[d->unit];
@@ -418,6 +420,8 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         from_mem = 1;
         if (accepted > s->unit_free[UNIT_LSU])
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
+        if (s->unit_free[UNIT_LSU] > s->busy_until)
+            s->busy_until = s->unit_free[UNIT_LSU];
         uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes * info.parts;
         if (info.space == SPACE_SHARED) {
             if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
@@ -534,9 +538,10 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
      * function unit free. */
     wake_up(s, now);
     uint64_t busy = 0;
-    for (uint32_t u = 0; u < UNIT_COUNT; u++)
-        if (s->unit_free[u] > now)
-            busy |= s->on_unit[u];
+    if (s->busy_until > now)          /* some unit is still busy */
+        for (uint32_t u = 0; u < UNIT_COUNT; u++)
+            if (s->unit_free[u] > now)
+                busy |= s->on_unit[u];
     uint64_t ready = s->awake & ~busy;
     const sm_slot_t *view = &sm->view[si * sm->per_sched];
     int lrr = l->desc->sched == SCHED_LRR;

@@ -104,6 +104,7 @@ typedef struct sm_sched {
     uint8_t last_mine;            /* last is one of this scheduler's slots   */
     uint32_t nslots;              /* warp slots it owns                      */
     uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
+    uint64_t busy_until;          /* the latest of unit_free[]               */
     uint64_t wake;                /* earliest cycle a warp may be ready      */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
