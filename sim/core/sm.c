@@ -251,6 +251,19 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
 
 static inline uint64_t bit(uint32_t k) { return 1ull << k; }
 
+/* Index of the lowest set bit of v (v != 0). */
+static inline uint32_t lowest_bit(uint64_t v)
+{
+#if defined(__GNUC__)
+    return (uint32_t)__builtin_ctzll(v);
+#else
+    uint32_t i = 0;
+    while (!(v >> i & 1u))
+        i++;
+    return i;
+#endif
+}
+
 /* Copy what the schedulers look at of warp w into its slot of sm->view,
  * and file it in its scheduler's sets: live or at a barrier, the unit its
  * next instruction needs, and awake (operands ready) or asleep in the
@@ -482,7 +495,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 static inline uint32_t first_in_order(uint64_t set, uint32_t first)
 {
     uint64_t after = set & (~0ull << first);      /* places first and up */
-    return (uint32_t)__builtin_ctzll(after ? after : set);
+    return (uint32_t)lowest_bit(after ? after : set);
 }
 
 /* When the scheduler can next issue, if no warp can now: the earliest
@@ -559,9 +572,9 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
     else if (s->last_mine && (ready & bit(s->last_k)))
         k = s->last_k;                             /* GTO: the greedy warp, while it is ready */
     else {                                         /* GTO: else the oldest ready warp */
-        k = (uint32_t)__builtin_ctzll(ready);
+        k = lowest_bit(ready);
         for (uint64_t rest = ready & (ready - 1); rest; rest &= rest - 1) {
-            uint32_t j = (uint32_t)__builtin_ctzll(rest);
+            uint32_t j = lowest_bit(rest);
             if (view[j].age < view[k].age)
                 k = j;
         }
