@@ -1322,9 +1322,9 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
                         (int)r->len, r->at);
         unsigned n = m->op == OP_WGMMA ? m->shape[0] / 2u : range_regs(m->op, m->type, pos);
         if ((unsigned)r->index + n > ISA_NUM_REGS)
-            return fail(a, r->at, "fragment %%r%d..%%r%u of '%s' needs %u registers and "
-                        "goes past %%r%d", r->index, (unsigned)r->index + n - 1, m->disp, n,
-                        ISA_NUM_REGS - 1);
+            return fail(a, r->at, "%s %%r%d..%%r%u of '%s' needs %u registers and "
+                        "goes past %%r%d", m->op == OP_WGMMA ? "accumulator" : "fragment",
+                        r->index, (unsigned)r->index + n - 1, m->disp, n, ISA_NUM_REGS - 1);
         o->kind = OPD_REG;
         o->index = (uint8_t)r->index;
         return 0;
