@@ -769,7 +769,8 @@ void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n
                          ": pc %" PRIu32 " (line %" PRIu32 ")%s\n",
                          sm->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], w->warp_in_block, pc,
                          pc < l->prog->ncode ? l->prog->code[pc].line : 0,
-                         w->state == WARP_BARRIER ? " at bar.sync" : "");
+                         w->state == WARP_BARRIER ? " at bar.sync"
+                         : w->next_issue == SM_BLOCKED ? " after mbarrier.wait (the phase never completes)" : "");
         if (k < 0 || (size_t)k >= n - used)
             break;
         used += (size_t)k;
