@@ -768,7 +768,7 @@ static uint32_t lane_addr(const warp_t *w, const isa_operand_t *o, uint32_t l)
 /* Check that [a, a + n) is in the block's shared memory with a aligned to
  * `align`; else a report naming what the operand is. */
 static int async_shared(const exec_ctx_t *x, const warp_t *w, uint32_t lane, uint32_t a,
-                        uint32_t n, uint32_t align, const char *what, simt_err_t *err)
+                        uint64_t n, uint32_t align, const char *what, simt_err_t *err)
 {
     char msg[96], detail[320], where[200];
     if (a % align != 0) {
@@ -780,7 +780,7 @@ static int async_shared(const exec_ctx_t *x, const warp_t *w, uint32_t lane, uin
     if ((uint64_t)a + n > x->smem_bytes) {
         describe_shared(x, a, where, sizeof where);
         snprintf(msg, sizeof msg, "out-of-bounds %s", what);
-        snprintf(detail, sizeof detail, "shared bytes 0x%08" PRIx32 "..+%" PRIu32 ": %s", a, n, where);
+        snprintf(detail, sizeof detail, "shared bytes 0x%08" PRIx32 "..+%" PRIu64 ": %s", a, n, where);
         return report(x, w, lane, SIMT_E_MEM, err, msg, detail);
     }
     return 0;
@@ -968,7 +968,7 @@ static int exec_wgmma(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exe
         return report(x, w, 0, SIMT_E_MEM, err, "misaligned wgmma B operand", detail);
     }
     if (async_shared(x, w, 0, aa, 512, 16, "wgmma A operand", err) != 0 ||
-        async_shared(x, w, 0, ba, (kdim - 1) * bs + n * eb, 16, "wgmma B operand", err) != 0)
+        async_shared(x, w, 0, ba, (uint64_t)(kdim - 1) * bs + n * eb, 16, "wgmma B operand", err) != 0)
         return -1;
     if (x->check) {
         if (async_check(x, w, SPACE_SHARED, 0, aa, 512, 0, err) != 0)

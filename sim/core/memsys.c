@@ -424,7 +424,7 @@ uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src,
     uint64_t ready = now * T;
     memset(&res, 0, sizeof res);
     for (uint32_t r = 0; r < rows; r++) {
-        uint64_t a0 = (uint64_t)src + (uint64_t)r * pitch;
+        uint64_t a0 = (uint32_t)(src + r * pitch);   /* 32-bit addresses wrap, as in exec.c */
         uint64_t first = a0 / sb, last = (a0 + row_bytes - 1) / sb;
         for (uint64_t sec = first; sec <= last; sec++) {
             uint64_t addr = sec * sb;
