@@ -17,6 +17,11 @@
 #include "asm.h"
 
 #define NO_TID 0xFFFFu
+/* w_epoch of bytes a bulk copy (cp.async.bulk) wrote: initialised, and
+ * never "the same epoch" as a later reader's, because the reader is
+ * ordered after the copy by an mbarrier wait, which this checker does not
+ * track (it does check the copy's own write against earlier accesses). */
+#define BULK_EPOCH 0xFFFFFFFFu
 
 /* What the checker remembers about one byte of shared memory. Epochs are
  * a warp's barrier count + 1, so 0 means "never". */
@@ -209,7 +214,7 @@ static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
     uint32_t pc = warp_pc(w);
     for (uint32_t i = 0; i < info->bytes; i++) {
         check_cell_t *cell = &b->cells[addr + i];
-        if (info->op != OP_ST && cell->w_epoch == 0) {
+        if (info->op != OP_ST && info->op != OP_CP_BULK && cell->w_epoch == 0) {
             char where[160], detail[260];
             describe_shared(c->prog, addr + i, where, sizeof where);
             snprintf(detail, sizeof detail, "address 0x%08" PRIx32 ": %s, which no thread of "
@@ -233,7 +238,7 @@ static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
             }
             continue;
         }
-        if (info->op == OP_ST) {
+        if (info->op == OP_ST || info->op == OP_CP_BULK) {
             if (cell->w_epoch == epoch && cell->w_tid != tid)
                 return race(c, x, w, lane, addr + i, "write after write", "written",
                             cell->w_tid, cell->w_pc, err);
@@ -245,7 +250,7 @@ static int check_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
                             cell->r2_tid, cell->r2_pc, err);
         }
         /* st and atom: the byte now holds this thread's value */
-        cell->w_epoch = epoch;
+        cell->w_epoch = info->op == OP_CP_BULK ? BULK_EPOCH : epoch;
         cell->w_tid = (uint16_t)tid;
         cell->w_pc = pc;
     }

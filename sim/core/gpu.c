@@ -397,6 +397,7 @@ static void set_unit_timing(const gpu_desc_t *d, sm_launch_t *l)
     for (int i = 0; i < 5; i++) {
         uint32_t rate = gpu_tc_sync_flops_per_clk(d, tc_types[i]);
         l->tc_interval[tc_types[i]] = rate ? (uint32_t)ceil_div((uint64_t)isa_mma_flops(tc_types[i]) * s, rate) : 0;
+        l->tc_rate[tc_types[i]] = gpu_tc_flops_per_clk(d, tc_types[i]);   /* wgmma: full rate */
     }
 }
 
@@ -430,7 +431,7 @@ static int check_tensor_formats(const gpu_desc_t *d, const isa_program_t *p, sim
 {
     for (uint32_t pc = 0; pc < p->ncode; pc++) {
         const isa_instr_t *in = &p->code[pc];
-        if (in->op == OP_WMMA_MMA && gpu_tc_flops_per_clk(d, (isa_type_t)in->type) == 0)
+        if ((in->op == OP_WMMA_MMA || in->op == OP_WGMMA) && gpu_tc_flops_per_clk(d, (isa_type_t)in->type) == 0)
             return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' line %" PRIu32 ": %s has no %s Tensor Core "
                              "(its tc_flops_per_clk for %s is 0)", p->name, in->line, d->name,
                              isa_type_name((isa_type_t)in->type), isa_type_name((isa_type_t)in->type));
@@ -566,6 +567,15 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
         if (l.stop) {
             simt_errf(err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %" PRIu64 " by its observer",
                       p->name, now);
+            goto done;
+        }
+        if (now == SM_BLOCKED) {   /* only warps waiting on mbarriers are left */
+            char where[700] = "";
+            for (uint32_t i = 0; i < nsm && strlen(where) < sizeof where - 100; i++)
+                sm_describe_warps(&sms[i], &l, where + strlen(where), sizeof where - strlen(where));
+            simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
+                      "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
+                      "bytes than the mbarrier expects?):\n%s", p->name, where);
             goto done;
         }
         if (now >= max_cycles || st.warp_instrs >= max_instrs) {

@@ -43,6 +43,8 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w);
 static void sched_view(sm_t *sm, const warp_t *w);
 static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
                          uint32_t part, uint64_t *accepted);
+static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_block_t *blk,
+                       const isa_instr_t *in, const exec_info_t *info, uint64_t now, simt_err_t *err);
 
 /* ---- decoding ------------------------------------------------------------ */
 
@@ -71,6 +73,8 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
+        if (in->op == OP_WGMMA)
+            d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
         for (uint32_t i = first_src; i < in->nopd; i++) {
             const isa_operand_t *o = &in->opd[i];
@@ -100,7 +104,7 @@ static size_t round_up(size_t n) { return (n + SM_ALIGN - 1) / SM_ALIGN * SM_ALI
 
 /* How sm_init carves one SM's host memory: where each array starts. */
 typedef struct sm_layout {
-    size_t warps, regfile, view, view_at, sleepers, blocks, smem, total;
+    size_t warps, regfile, view, view_at, sleepers, blocks, async, smem, total;
 } sm_layout_t;
 
 static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks_per_sm)
@@ -115,7 +119,8 @@ static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks
     y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sm_slot_t));
     y.sleepers = y.view_at + round_up((size_t)nwarps * sizeof(uint32_t));
     y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sm_sleeper_t));
-    y.smem = y.blocks + round_up((size_t)blocks_per_sm * sizeof(sm_block_t));
+    y.async = y.blocks + round_up((size_t)blocks_per_sm * sizeof(sm_block_t));
+    y.smem = y.async + round_up((size_t)nwarps * sizeof(sm_async_t));
     y.total = y.smem + round_up((size_t)blocks_per_sm * l->prog->shared_bytes);
     return y;
 }
@@ -152,6 +157,7 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
     sm->view = (sm_slot_t *)(m + y.view);
     sm->view_at = (uint32_t *)(m + y.view_at);
     sm->blocks = (sm_block_t *)(m + y.blocks);
+    sm->async = (sm_async_t *)(m + y.async);
     sm->smem = sm->smem_per_block ? m + y.smem : NULL;
     for (uint32_t i = 0; i < sm->nwarps; i++) {
         sm->warps[i].slot = i;
@@ -191,6 +197,9 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
     memcpy(blk->x.ctaid, ctaid, sizeof blk->x.ctaid);
     memcpy(blk->x.nctaid, l->grid, sizeof blk->x.nctaid);
     memcpy(blk->x.ntid, l->block, sizeof blk->x.ntid);
+    blk->nmbar = 0;
+    memset(blk->wg_count, 0, sizeof blk->wg_count);
+    memset(blk->wg_b_ready, 0, sizeof blk->wg_b_ready);
     if (blk->smem)
         memset(blk->smem, 0, sm->smem_per_block);
     for (uint32_t i = 0; i < l->warps_per_block; i++) {
@@ -201,6 +210,7 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
                    lanes > WARP_SIZE ? WARP_SIZE : lanes);
         w->block_slot = b;
         w->warp_in_block = i;
+        memset(&sm->async[w->slot], 0, sizeof sm->async[w->slot]);
         w->age = sm->age++;
         w->next_issue = now;
         warp_refresh(l, w);
@@ -382,6 +392,177 @@ static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
 }
 
 
+/* ---- asynchronous copies, mbarriers and wgmma (isa.h) ----------------------- */
+
+/* The mbarrier of blk at shared address addr, or NULL (with a report in
+ * err) if the block has not initialised one there. */
+static sm_mbar_t *mbar_find(sm_block_t *blk, const sm_launch_t *l, const warp_t *w,
+                            const isa_instr_t *in, uint32_t addr, simt_err_t *err)
+{
+    for (uint32_t i = 0; i < blk->nmbar; i++)
+        if (blk->mbar[i].addr == addr)
+            return &blk->mbar[i];
+    simt_errf(err, SIMT_E_KERNEL, "mbarrier not initialised in kernel '%s' (%s:%" PRIu32 ")\n"
+              "  block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 "), warp %" PRIu32 ": shared address 0x%08"
+              PRIx32 " holds no mbarrier (run mbarrier.init.shared on it first, then bar.sync)",
+              l->prog->name, l->prog->file, in->line, blk->ctaid[0], blk->ctaid[1], blk->ctaid[2],
+              w->warp_in_block, addr);
+    return NULL;
+}
+
+/* Complete mb's phase if every arrival came and every byte arrived; wake
+ * the warps of blk that wait for it. */
+static void mbar_try_complete(sm_t *sm, const sm_launch_t *l, sm_block_t *blk, sm_mbar_t *mb,
+                              uint64_t now)
+{
+    if (mb->pending != 0 || mb->tx != 0)
+        return;
+    mb->phase++;
+    mb->t_done = mb->t_max;
+    mb->t_max = 0;
+    mb->pending = mb->count;
+    uint8_t key = (uint8_t)(1 + (mb - blk->mbar));
+    for (uint32_t i = 0; i < l->warps_per_block; i++) {
+        warp_t *o = &sm->warps[blk->first_warp + i];
+        sm_async_t *as = &sm->async[o->slot];
+        if (as->wait_mbar != key || (mb->phase & 1u) == as->wait_parity)
+            continue;
+        as->wait_mbar = 0;
+        o->next_issue = mb->t_done > now + 1 ? mb->t_done : now + 1;
+        warp_refresh(l, o);
+        sched_view(sm, o);
+        sm->dirty = 1;
+    }
+}
+
+/* Timing and barrier state of an asynchronous instruction that warp w
+ * (of block blk, on scheduler sched) has just executed. Returns 1 if w
+ * now waits for an mbarrier phase no one has completed, 0, or -1 on a
+ * kernel fault (report in err). */
+static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_block_t *blk,
+                       const isa_instr_t *in, const exec_info_t *info, uint64_t now, simt_err_t *err)
+{
+    sm_async_t *as = &sm->async[w->slot];
+    sm_sched_t *s = &sm->sched[sched];
+    gpu_stats_t *st = l->st;
+    if (info->mask == 0)
+        return 0;
+    switch (info->op) {
+    case OP_MBAR_INIT: {
+        sm_mbar_t *mb = NULL;
+        for (uint32_t i = 0; i < blk->nmbar; i++)
+            if (blk->mbar[i].addr == info->addrs[0])
+                mb = &blk->mbar[i];
+        if (!mb) {
+            if (blk->nmbar == SM_MAX_MBARS)
+                return simt_errf(err, SIMT_E_KERNEL, "too many mbarriers in kernel '%s' (%s:%" PRIu32
+                                 "): a block may use at most %d", l->prog->name, l->prog->file, in->line,
+                                 SM_MAX_MBARS);
+            mb = &blk->mbar[blk->nmbar++];
+        }
+        memset(mb, 0, sizeof *mb);
+        mb->addr = info->addrs[0];
+        mb->count = mb->pending = info->addrs[1];
+        return 0;
+    }
+    case OP_MBAR_ARRIVE: {
+        sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[0], err);
+        if (!mb)
+            return -1;
+        if (mb->pending == 0)
+            return simt_errf(err, SIMT_E_KERNEL, "mbarrier over-arrived in kernel '%s' (%s:%" PRIu32
+                             "): its phase already has all %" PRIu32 " arrivals and waits for %" PRId64
+                             " bytes of bulk copies", l->prog->name, l->prog->file, in->line, mb->count, mb->tx);
+        mb->pending--;
+        mb->tx += info->addrs[1];
+        mb->t_max = mb->t_max > now + 1 ? mb->t_max : now + 1;
+        mbar_try_complete(sm, l, blk, mb, now);
+        return 0;
+    }
+    case OP_CP_BULK: {
+        sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[3], err);
+        if (!mb)
+            return -1;
+        uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+        memsys_result_t res;
+        uint64_t ready = memsys_bulk_copy(l->memsys, sm->id, now, info->addrs[1], rows, rb,
+                                          info->addrs[2], &res);
+        st->gld_bytes += (uint64_t)rows * rb;
+        st->gld_sectors += res.sectors;
+        st->l2_hits += res.l2_hits;
+        st->l2_misses += res.l2_misses;
+        st->dram_bytes += res.dram_bytes;
+        if (ready > l->last_activity)
+            l->last_activity = ready;
+        mb->tx -= (int64_t)rows * rb;
+        mb->t_max = mb->t_max > ready ? mb->t_max : ready;
+        mbar_try_complete(sm, l, blk, mb, now);
+        return 0;
+    }
+    case OP_MBAR_WAIT: {
+        sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[0], err);
+        if (!mb)
+            return -1;
+        if ((mb->phase & 1u) != info->addrs[1]) {      /* that phase is complete */
+            if (mb->t_done > w->next_issue)
+                w->next_issue = mb->t_done;
+            return 0;
+        }
+        as->wait_mbar = (uint8_t)(1 + (mb - blk->mbar));
+        as->wait_parity = (uint8_t)info->addrs[1];
+        w->next_issue = SM_BLOCKED;
+        return 1;
+    }
+    case OP_WGMMA: {
+        uint32_t n = in->shape[0], d = in->opd[0].index;
+        uint32_t eb = isa_type_bytes((isa_type_t)in->type);
+        uint32_t rate = l->tc_rate[in->type];
+        /* A (16 rows of 32 bytes) for this warp; B once per warpgroup */
+        uint64_t start = memsys_smem_read(l->memsys, sm->id, now, 512);
+        uint32_t g = w->warp_in_block / 4 % SM_MAX_WARPGROUPS;
+        uint32_t c = as->wgmma_n + 1;
+        uint64_t b_ready = now;
+        if (c > blk->wg_count[g]) {
+            blk->wg_count[g] = c;
+            blk->wg_b_ready[g] = memsys_smem_read(l->memsys, sm->id, now,
+                                                  isa_wgmma_k((isa_type_t)in->type) * n * eb);
+            b_ready = blk->wg_b_ready[g];
+        } else if (c == blk->wg_count[g]) {
+            b_ready = blk->wg_b_ready[g];
+        }
+        start = start > b_ready ? start : b_ready;
+        start = start > s->tc_free ? start : s->tc_free;
+        for (uint32_t r = d; r < d + n / 2; r++)
+            start = start > w->reg_ready[r] ? start : w->reg_ready[r];
+        uint64_t cycles = rate ? ((uint64_t)isa_wgmma_flops((isa_type_t)in->type, n) * sm->nsched
+                                  + rate - 1) / rate : 1;
+        uint64_t end = start + cycles;
+        s->tc_free = end;
+        s->unit_free[UNIT_TENSOR] = now + 1;
+        for (uint32_t r = d; r < d + n / 2; r++) {
+            w->reg_ready[r] = end;
+            w->reg_mem &= ~(1ull << r);
+        }
+        as->wgmma_done[as->wgmma_n % SM_WGMMA_RING] = end;
+        as->wgmma_n = c;
+        if (end > l->last_activity)
+            l->last_activity = end;
+        return 0;
+    }
+    case OP_WGMMA_WAIT: {
+        uint32_t keep = info->addrs[0];
+        if (as->wgmma_n > keep) {
+            uint64_t t = as->wgmma_done[(as->wgmma_n - keep - 1) % SM_WGMMA_RING];
+            if (t > w->next_issue)
+                w->next_issue = t;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
 /* Release a block's barrier when every live warp has arrived. */
 static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint64_t now)
 {
@@ -406,6 +587,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 {
     sm_block_t *blk = &sm->blocks[w->block_slot];
     const sm_deps_t *d = &l->deps[warp_pc(w)];
+    const isa_instr_t *in = &l->prog->code[warp_pc(w)];
     exec_info_t info;
     blk->x.clock = now;
     if (exec_step(&blk->x, w, &info, err) != 0)
@@ -427,7 +609,8 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
     uint64_t ready = now + l->latency[d->unit];
     int from_mem = 0;
-    if (d->unit == UNIT_LSU && info.mask) {
+    int async = info.op >= OP_MBAR_INIT && info.op <= OP_WGMMA_WAIT;
+    if (d->unit == UNIT_LSU && info.mask && !async) {
         uint64_t accepted;
         ready = mem_done(sm, l, now, &info, &accepted);
         from_mem = 1;
@@ -453,7 +636,12 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
+    int blocked = 0;
+    if (async && (blocked = async_issue(sm, l, sched, w, blk, in, &info, now, err)) < 0)
+        return -1;
     warp_refresh(l, w);
+    if (blocked)
+        w->dep_why = STALL_BARRIER;   /* waits for another warp's arrival or copy */
     sched_view(sm, w);
 
     w->issued_at = now;
@@ -719,7 +907,8 @@ void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n
                          ": pc %" PRIu32 " (line %" PRIu32 ")%s\n",
                          sm->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], w->warp_in_block, pc,
                          pc < l->prog->ncode ? l->prog->code[pc].line : 0,
-                         w->state == WARP_BARRIER ? " at bar.sync" : "");
+                         w->state == WARP_BARRIER ? " at bar.sync"
+                         : w->next_issue == SM_BLOCKED ? " after mbarrier.wait (the phase never completes)" : "");
         if (k < 0 || (size_t)k >= n - used)
             break;
         used += (size_t)k;

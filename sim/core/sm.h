@@ -19,6 +19,11 @@
 #define SM_NEVER UINT64_MAX
 #define SM_MAX_WARPS_PER_SCHED 64   /* one bit each in sm_sched_t's masks */
 #define SM_DEP_REGS (4 * 8 + 8)   /* 4 sources and a destination of up to 8 registers */
+#define SM_MAX_MBARS 16       /* mbarriers per block (isa.h)                 */
+#define SM_MAX_WARPGROUPS 8   /* 4 warps each: 1,024 threads per block      */
+#define SM_WGMMA_RING 8       /* wgmma.wait N: N < SM_WGMMA_RING             */
+#define SM_BLOCKED (SM_NEVER - 1) /* next_issue of a warp waiting on an
+                                     mbarrier phase no one has completed  */
 
 struct memsys;
 
@@ -60,6 +65,8 @@ typedef struct sm_launch {
     uint32_t tc_interval[T_COUNT];       /* wmma.mma.T holds its scheduler's
                                             Tensor Core this many cycles (0:
                                             the preset has no such format) */
+    uint32_t tc_rate[T_COUNT];           /* wgmma: the full (datasheet) Tensor
+                                            Core FLOP per clock per SM        */
     gpu_stats_t *st;              /* statistics being accumulated            */
     uint64_t last_activity;       /* latest cycle anything issued/completed  */
     const struct gpu_run *run;    /* what observers see                      */
@@ -71,6 +78,25 @@ typedef struct sm_launch {
 
 /* Tell the observer, if any, about an event. */
 void sm_notify(sm_launch_t *l, const gpu_event_t *ev);
+
+/* One mbarrier of a block (isa.h): its state, kept beside shared memory. */
+typedef struct sm_mbar {
+    uint32_t addr;                /* shared-memory address (the key)         */
+    uint32_t count;               /* arrivals per phase                      */
+    uint32_t pending;             /* arrivals still missing in this phase    */
+    uint32_t phase;               /* phases completed                        */
+    int64_t tx;                   /* bytes expected and not yet arrived      */
+    uint64_t t_max;               /* latest arrival / byte of this phase     */
+    uint64_t t_done;              /* cycle the last completed phase ended    */
+} sm_mbar_t;
+
+/* Per-warp state of the asynchronous instructions (apart from warp_t). */
+typedef struct sm_async {
+    uint64_t wgmma_done[SM_WGMMA_RING]; /* finish cycle of the last wgmmas  */
+    uint32_t wgmma_n;             /* wgmma.mma_async issued so far           */
+    uint8_t wait_mbar;            /* 1 + index of the mbarrier it waits on   */
+    uint8_t wait_parity;          /* the phase parity it waits for           */
+} sm_async_t;
 
 /* A thread block resident on an SM. */
 typedef struct sm_block {
@@ -84,6 +110,11 @@ typedef struct sm_block {
     exec_ctx_t x;                 /* what its warps' instructions see: filled
                                      when the block is placed, so that an
                                      issue only sets x.clock               */
+    uint32_t nmbar;               /* mbarriers initialised                   */
+    sm_mbar_t mbar[SM_MAX_MBARS];
+    uint32_t wg_count[SM_MAX_WARPGROUPS];   /* wgmmas the warpgroup's first
+                                               warp has issued (B reads)     */
+    uint64_t wg_b_ready[SM_MAX_WARPGROUPS]; /* when that last B read is done */
 } sm_block_t;
 
 /* A warp waiting for its operands: when they are ready, and its place k
@@ -106,6 +137,7 @@ typedef struct sm_sched {
     uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
     uint64_t busy_until;          /* the latest of unit_free[]               */
     uint64_t wake;                /* earliest cycle a warp may be ready      */
+    uint64_t tc_free;             /* its Tensor Core's wgmma queue is free   */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
     uint64_t live;                /* warps in state WARP_READY               */
@@ -142,6 +174,7 @@ typedef struct sm {
     uint32_t per_sched;           /* slots per scheduler, rounded up         */
     uint32_t *view_at;            /* nwarps: index of each slot in view      */
     sm_block_t *blocks;           /* nblocks slots                           */
+    sm_async_t *async;            /* nwarps: per-warp async state            */
     uint32_t nblocks;
     uint32_t blocks_used;         /* resident blocks                         */
     uint32_t *regfile;            /* nwarps x nregs x 32 registers           */
