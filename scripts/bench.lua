@@ -24,10 +24,19 @@ local cases = {
 -- simulator speed as above plus TFLOP/s, % of the preset's (datasheet)
 -- peak, and the speed-up over the FP32-lane matmul_tiled16 at the same n
 -- (run once; at n = 1024 that alone takes minutes of host time).
+-- Cases tcasync1024, tcasync2048, tcasync4096: tc_gemm_async_FMT (bulk
+-- copies + wgmma, 128 x 256 tiles) on the whole h200 for every format:
+-- TFLOP/s, % of the Tensor Core peak at the preset's clock and of the
+-- datasheet figure, the measured library GEMM (8192^3, reference/
+-- h200-measured.md), and the speed-up over tc_matmul_2x2 and over the
+-- FP32-lane matmul_reg64 at the same n (run once; minutes of host time
+-- at n = 2048, so tcasync4096 skips both baselines).
 local tc_n = ({ tc512 = 512, tc1024 = 1024 })[case]
+local async_n = ({ tcasync1024 = 1024, tcasync2048 = 2048, tcasync4096 = 4096 })[case]
 local c = cases[case]
-if not c and not tc_n then
-  error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, tc512, tc1024)")
+if not c and not tc_n and not async_n then
+  error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, tc512, tc1024, "
+        .. "tcasync1024, tcasync2048, tcasync4096)")
 end
 
 local function median_run(run)
@@ -44,6 +53,48 @@ end
 local function speed_line(name, arch, r, s)
   return string.format("%-11s %-9s cycles %12d  warp-instr %11d  sim %7.3f s  %6.2f M warp-instr/s  %7.3f M cycles/s  slowdown x%.0f",
     name, arch, r.cycles, r.warp_instrs, s, r.warp_instrs / s / 1e6, r.cycles / s / 1e6, s / (r.time_us * 1e-6))
+end
+
+if async_n then
+  local g = simt.gpu{ arch = "h200" }
+  local d = g.desc
+  local n = async_n
+  local A = g:tensor{ n, n, init = "random", seed = 1 }
+  local B = g:tensor{ n, n, init = "random", seed = 2 }
+  local C = g:tensor{ n, n }
+  local fp
+  if n <= 2048 then
+    fp = g:launch(simt.kernel("lessons/kernels/matmul_reg64.s"),
+                  { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 16, 16 }, check = check }, A, B, C, n)
+  end
+  local sheet = { f16 = 989.4, bf16 = 989.4, tf32 = 494.7, e4m3 = 1978.9, e5m2 = 1978.9 }
+  local library = { f16 = 737, bf16 = 756, tf32 = 395, e4m3 = 1332 }   -- [meas], n = 8192
+  for _, fmt in ipairs{ "f16", "bf16", "tf32", "e4m3", "e5m2" } do
+    local At = g:tensor{ n, n, dtype = fmt }
+    local Bt = g:tensor{ n, n, dtype = fmt }
+    At:copy_from(A)
+    Bt:copy_from(B)
+    local k = simt.kernel("lessons/kernels/tc_gemm_async_" .. fmt .. ".s")
+    local r, s = median_run(function()
+      return g:launch(k, { grid = { n // 256, n // 128 }, block = { 1024 }, check = check }, At, Bt, C, n)
+    end)
+    local key = (fmt == "e4m3" or fmt == "e5m2") and "fp8" or fmt
+    local peak = d.sms * d["tc_flops_per_clk_" .. key] * d.clock_mhz * 1e6 / 1e12
+    local line = string.format("\n  %-4s n=%d: %6.1f TF/s = %4.1f%% of the Tensor Core peak at %d MHz (%4.0f TF), "
+      .. "%4.1f%% of the datasheet's %4.0f TF", fmt, n, r.tflops, 100 * r.tflops / peak, d.clock_mhz, peak,
+      100 * r.tflops / sheet[fmt], sheet[fmt])
+    if library[fmt] then
+      line = line .. string.format("; measured library GEMM (n=8192) %d TF", library[fmt])
+    end
+    if fp then
+      local b2 = g:launch(simt.kernel("lessons/kernels/tc_matmul_2x2_" .. fmt .. ".s"),
+                          { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 32, 4 }, check = check }, At, Bt, C, n)
+      line = line .. string.format("\n        x%.1f over tc_matmul_2x2 (%.1f TF/s), x%.1f over FP32 matmul_reg64 (%.1f TF/s)",
+        r.tflops / b2.tflops, b2.tflops, r.tflops / fp.tflops, fp.tflops)
+    end
+    print(speed_line(("async_%s_%d"):format(fmt, n), "h200", r, s) .. line)
+  end
+  return
 end
 
 if tc_n then

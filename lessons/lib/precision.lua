@@ -57,11 +57,14 @@ local function kernel(name)
 end
 
 -- Run C = A x B (n x n) with inputs in fmt. how = "tiled" (default),
--- "global" or "2x2" (register-blocked, 64 x 64 block tiles, any n that is
--- a multiple of 4 bytes / element size) for the Tensor Core kernels; fmt "f32" runs the FP32-lane
--- kernel matmul_tiled16 instead. Returns the launch result with rel_err,
+-- "global", "2x2" (register-blocked, 64 x 64 block tiles, any n that is
+-- a multiple of 4 bytes / element size) or "async" (tc_gemm_async: bulk
+-- copies + wgmma from shared memory, 128 x 256 block tiles, n a multiple
+-- of 256) for the Tensor Core kernels; fmt "f32" runs the FP32-lane
+-- kernel matmul_tiled16 instead. check = false turns the kernel checker off
+-- (faster; default on). Returns the launch result with rel_err,
 -- expected (P.expected_error), fmt, kernel, C and R (the reference) added.
-function P.matmul(g, fmt, n, how)
+function P.matmul(g, fmt, n, how, check)
   how = how or "tiled"
   local A0 = simt.tensor{ n, n, init = "random", seed = 11, lo = -1, hi = 1 }
   local B0 = simt.tensor{ n, n, init = "random", seed = 12, lo = -1, hi = 1 }
@@ -81,6 +84,12 @@ function P.matmul(g, fmt, n, how)
     end
     name = "tc_matmul_2x2_" .. fmt
     launch = { grid = { (n + 63) // 64, (n + 63) // 64 }, block = { 32, 4 } }
+  elseif how == "async" then
+    if n % 256 ~= 0 then
+      error(("tc_gemm_async_%s needs n a multiple of 256 (128 x 256 block tiles), got %d"):format(fmt, n), 2)
+    end
+    name = "tc_gemm_async_" .. fmt
+    launch = { grid = { n // 256, n // 128 }, block = { 1024 } }
   elseif how == "global" then
     name = "tc_matmul_global_" .. fmt
     launch = { grid = { n // 16, (n + 63) // 64 }, block = { 32, 4 } }
@@ -88,6 +97,7 @@ function P.matmul(g, fmt, n, how)
     name = "tc_matmul_tiled_" .. fmt
     launch = { grid = { n // 32, n // 32 }, block = { 32, 4 } }
   end
+  if check ~= nil then launch.check = check end
   local r = g:launch(kernel(name), launch, A, B, C, n)
   r.fmt, r.kernel, r.C = fmt, name, C
   r.R = simt.ref.matmul(A0, B0)

@@ -731,8 +731,29 @@ typedef struct mnem {
     isa_cmp_t cmp;
     isa_space_t space;
     isa_atom_op_t aop;
-    char disp[24];              /* name for messages: "add", "ld.param"       */
+    uint8_t shape[2];           /* cp.async.bulk: rows, bytes/16; wgmma: N    */
+    char disp[32];              /* name for messages: "add", "ld.param"       */
 } mnem_t;
+
+/* Parse the decimal digits of [s, s+n) into *v; 0 if all digits, fits. */
+static int parse_small(const char *s, size_t n, unsigned *v)
+{
+    *v = 0;
+    if (n == 0 || n > 6)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        *v = *v * 10u + (unsigned)(s[i] - '0');
+    }
+    return 0;
+}
+
+/* The asynchronous instructions (mbarrier, cp.async.bulk, wgmma). */
+static int is_async(isa_op_t op)
+{
+    return op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT;
+}
 
 /* f16 bf16 tf32 e4m3 e5m2: the number formats of numfmt.h. */
 static int is_numfmt_type(isa_type_t t)
@@ -815,6 +836,69 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
             k = 2;
         } else {
             return fail(a, at, "'wmma' needs .load.a, .load.b, .load.c, .mma or .store.d");
+        }
+        found = 1;
+    } else if (word_eq(s, bn, "mbarrier")) {
+        const char *at = nsf ? sf[0].s - 1 : e;
+        if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "init")) {
+            m->op = OP_MBAR_INIT;
+            k = 1;
+        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "arrive") &&
+                   word_eq(sf[1].s, sf[1].n, "expect_tx")) {
+            m->op = OP_MBAR_ARRIVE;
+            k = 2;
+        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "wait") &&
+                   word_eq(sf[1].s, sf[1].n, "parity")) {
+            m->op = OP_MBAR_WAIT;
+            k = 2;
+        } else {
+            return fail(a, at, "'mbarrier' needs .init, .arrive.expect_tx or .wait.parity");
+        }
+        if (k >= nsf || !word_eq(sf[k].s, sf[k].n, "shared"))
+            return fail(a, k < nsf ? sf[k].s - 1 : e, "'%s' needs .shared (an mbarrier lives "
+                        "in shared memory)", isa_ops[m->op].name);
+        k++;
+        m->space = SPACE_SHARED;
+        found = 1;
+    } else if (word_eq(s, bn, "cp")) {
+        if (!(nsf >= 4 && word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk") &&
+              word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global")))
+            return fail(a, nsf ? sf[0].s - 1 : e, "'cp' needs .async.bulk.shared.global.RxB "
+                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128)");
+        m->op = OP_CP_BULK;
+        k = 4;
+        const char *x = k < nsf ? memchr(sf[k].s, 'x', sf[k].n) : NULL;
+        unsigned rows, bytes;
+        if (!x || parse_small(sf[k].s, (size_t)(x - sf[k].s), &rows) != 0 ||
+            parse_small(x + 1, sf[k].n - (size_t)(x + 1 - sf[k].s), &bytes) != 0)
+            return fail(a, k < nsf ? sf[k].s - 1 : e, "'cp.async.bulk' needs a box shape .RxB "
+                        "after .global (R rows of B bytes, e.g. .64x128)");
+        if (rows < 1 || rows > 255 || bytes < 16 || bytes > 4080 || bytes % 16 != 0)
+            return fail(a, sf[k].s - 1, "box .%ux%u: rows must be 1..255 and bytes per row a "
+                        "multiple of 16 in 16..4080", rows, bytes);
+        m->shape[0] = (uint8_t)rows;
+        m->shape[1] = (uint8_t)(bytes / 16);
+        k++;
+        m->space = SPACE_SHARED;
+        found = 1;
+    } else if (word_eq(s, bn, "wgmma")) {
+        if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "mma_async")) {
+            m->op = OP_WGMMA;
+            k = 1;
+            unsigned n = 0;
+            if (k >= nsf || sf[k].s[0] != 'n' || parse_small(sf[k].s + 1, sf[k].n - 1, &n) != 0)
+                return fail(a, k < nsf ? sf[k].s - 1 : e, "'wgmma.mma_async' needs a shape .nN "
+                            "(N = 8..128, a multiple of 8), e.g. wgmma.mma_async.n64.f16");
+            if (n < 8 || n > 128 || n % 8 != 0)
+                return fail(a, sf[k].s - 1, "shape .n%u: N must be 8..128 and a multiple of 8", n);
+            m->shape[0] = (uint8_t)n;
+            k++;
+            m->space = SPACE_SHARED;
+        } else if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "wait")) {
+            m->op = OP_WGMMA_WAIT;
+            k = 1;
+        } else {
+            return fail(a, nsf ? sf[0].s - 1 : e, "'wgmma' needs .mma_async or .wait");
         }
         found = 1;
     } else if (word_eq(s, bn, "mul") && nsf > 0 && word_eq(sf[0].s, sf[0].n, "hi")) {
@@ -1018,6 +1102,29 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
         r[2] = ROLE_SRC;
         *sig = "[addr], d, stride";
         return 3;
+    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_WAIT:
+        r[0] = ROLE_MEM;
+        r[1] = ROLE_SRC;
+        *sig = m->op == OP_MBAR_INIT ? "[mbar], count" : m->op == OP_MBAR_ARRIVE ? "[mbar], bytes"
+             : "[mbar], parity";
+        return 2;
+    case OP_CP_BULK:
+        r[0] = ROLE_MEM;
+        r[1] = ROLE_MEM;
+        r[2] = ROLE_SRC;
+        r[3] = ROLE_MEM;
+        *sig = "[dst], [src], pitch, [mbar]";
+        return 4;
+    case OP_WGMMA:
+        r[0] = ROLE_RANGE;
+        r[1] = r[2] = ROLE_MEM;
+        r[3] = ROLE_SRC;
+        *sig = "d, [a], [b], bstride";
+        return 4;
+    case OP_WGMMA_WAIT:
+        r[0] = ROLE_SRC;
+        *sig = "N";
+        return 1;
     default: /* binary: add sub mul mulhi div rem min max and or xor shl shr */
         r[0] = pred ? ROLE_PDST : ROLE_DST;
         r[1] = r[2] = pred ? ROLE_PSRC : ROLE_SRC;
@@ -1205,7 +1312,7 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
                     "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
     case ROLE_SRC:
-        if (is_wmma(m->op))   /* the stride: an integer */
+        if (is_wmma(m->op) || is_async(m->op))   /* stride, count...: integers */
             return check_src(a, m, r, pos, T_U32, o);
         return check_src(a, m, r, pos, m->op == OP_CVT ? m->stype : m->type, o);
     case ROLE_RANGE: {
@@ -1213,16 +1320,21 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
             return fail(a, r->at, "operand %d of '%s' must be a %%r register (the first of "
                         "a fragment's registers), got '%.*s'", pos + 1, m->disp,
                         (int)r->len, r->at);
-        unsigned n = range_regs(m->op, m->type, pos);
+        unsigned n = m->op == OP_WGMMA ? m->shape[0] / 2u : range_regs(m->op, m->type, pos);
         if ((unsigned)r->index + n > ISA_NUM_REGS)
-            return fail(a, r->at, "fragment %%r%d..%%r%u of '%s' needs %u registers and "
-                        "goes past %%r%d", r->index, (unsigned)r->index + n - 1, m->disp, n,
-                        ISA_NUM_REGS - 1);
+            return fail(a, r->at, "%s %%r%d..%%r%u of '%s' needs %u registers and "
+                        "goes past %%r%d", m->op == OP_WGMMA ? "accumulator" : "fragment",
+                        r->index, (unsigned)r->index + n - 1, m->disp, n, ISA_NUM_REGS - 1);
         o->kind = OPD_REG;
         o->index = (uint8_t)r->index;
         return 0;
     }
     case ROLE_MEM:
+        if (m->op == OP_CP_BULK && pos == 1) {   /* the source is global */
+            mnem_t g = *m;
+            g.space = SPACE_GLOBAL;
+            return check_mem(a, &g, r, pos, o);
+        }
         return check_mem(a, m, r, pos, o);
     case ROLE_LABEL:
         if (r->kind != RAW_NAME)
@@ -1243,6 +1355,50 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
 
 /* ------------------------------------------------------------------ */
 /* Instructions and lines                                              */
+
+/* Operand rules of the asynchronous instructions that the roles do not
+ * say: immediates in range, and addresses known at assembly time
+ * (no base register) aligned as the instruction needs. */
+static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, const isa_instr_t *in)
+{
+    for (int i = 0; i < in->nopd; i++) {
+        const isa_operand_t *o = &in->opd[i];
+        if (o->kind == OPD_MEM && o->index == ISA_NO_REG) {
+            int is_bar = (m->op != OP_CP_BULK && m->op != OP_WGMMA) || (m->op == OP_CP_BULK && i == 3);
+            unsigned align = is_bar ? 8u : 16u;
+            if (o->imm % align != 0)
+                return fail(a, raw[i].at, "operand %d of '%s' must be %u-byte aligned (%s), got "
+                            "offset %lu", i + 1, m->disp, align,
+                            is_bar ? "an mbarrier is 8 bytes" : "bulk copies and wgmma move 16-byte pieces",
+                            (unsigned long)o->imm);
+        }
+    }
+    const isa_operand_t *v = &in->opd[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK ? 2
+                                      : m->op == OP_WGMMA ? 3 : 1];
+    const raw_opd_t *rv = &raw[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK ? 2
+                                 : m->op == OP_WGMMA ? 3 : 1];
+    switch (m->op) {
+    case OP_WGMMA_WAIT:
+        if (v->kind != OPD_IMM || v->imm > 7)
+            return fail(a, rv->at, "'wgmma.wait' needs an immediate 0..7 (wgmma.mma_async still "
+                        "allowed to run), got '%.*s'", (int)rv->len, rv->at);
+        break;
+    case OP_MBAR_WAIT:
+        if (v->kind == OPD_IMM && v->imm > 1)
+            return fail(a, rv->at, "mbarrier parity must be 0 or 1, got '%.*s'", (int)rv->len, rv->at);
+        break;
+    case OP_CP_BULK:
+    case OP_WGMMA:
+        if (v->kind == OPD_IMM && v->imm % 16 != 0)
+            return fail(a, rv->at, "%s must be a multiple of 16 bytes, got '%.*s'",
+                        m->op == OP_CP_BULK ? "the global row pitch" : "B's row stride",
+                        (int)rv->len, rv->at);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
 
 static int instruction(asm_ctx_t *a, const char *s)
 {
@@ -1287,6 +1443,8 @@ static int instruction(asm_ctx_t *a, const char *s)
     in.cmp = (uint8_t)m.cmp;
     in.space = (uint8_t)m.space;
     in.aop = (uint8_t)m.aop;
+    in.shape[0] = m.shape[0];
+    in.shape[1] = m.shape[1];
     in.line = a->lineno;
     in.col = (uint32_t)(s - a->cur) + 1;
 
@@ -1337,13 +1495,16 @@ static int instruction(asm_ctx_t *a, const char *s)
         if (check_operand(a, &m, roles[i], &raw[i], i, &in))
             return -1;
     in.nopd = (uint8_t)nwant;
+    if (is_async(m.op) && check_async(a, &m, raw, &in))
+        return -1;
 
     /* Register usage for occupancy. */
     if (in.guard != ISA_NO_REG && in.guard + 1u > a->p.npreds)
         a->p.npreds = in.guard + 1u;
     for (int i = 0; i < in.nopd; i++) {
         const isa_operand_t *o = &in.opd[i];
-        unsigned len = o->kind == OPD_REG ? range_regs(m.op, m.type, i) : 1;
+        unsigned len = o->kind != OPD_REG ? 1 : m.op == OP_WGMMA && i == 0 ? m.shape[0] / 2u
+                     : range_regs(m.op, m.type, i);
         if ((o->kind == OPD_REG || (o->kind == OPD_MEM && o->index != ISA_NO_REG))
             && o->index + len > a->p.nregs)
             a->p.nregs = o->index + len;
@@ -1878,14 +2039,20 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
     if (op == OP_ATOM)
         sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
+    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT)
+        sb_printf(&b, ".shared");
+    if (op == OP_CP_BULK)
+        sb_printf(&b, ".shared.global.%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
+    if (op == OP_WGMMA)
+        sb_printf(&b, ".n%u", (unsigned)in->shape[0]);
     if (in->type != T_NONE)
         sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->type));
     if (op == OP_CVT)
         sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->stype));
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
-    if (op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D)
-        ctx = T_U32;                  /* the stride */
+    if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT))
+        ctx = T_U32;                  /* the stride, count, bytes... */
     for (int i = 0; i < in->nopd && i < ISA_MAX_OPDS; i++) {
         const isa_operand_t *o = &in->opd[i];
         sb_printf(&b, "%s", i == 0 ? " " : ", ");
@@ -1903,7 +2070,13 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             sb_printf(&b, "%s", isa_special_name((isa_special_t)o->index));
             break;
         case OPD_MEM:
-            format_mem(&b, p, in, o);
+            if (op == OP_CP_BULK && i == 1) {   /* the global source */
+                isa_instr_t g = *in;
+                g.space = SPACE_GLOBAL;
+                format_mem(&b, p, &g, o);
+            } else {
+                format_mem(&b, p, in, o);
+            }
             break;
         case OPD_LABEL: {
             char name[ISA_NAME_MAX + 8];

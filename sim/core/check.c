@@ -17,6 +17,11 @@
 #include "asm.h"
 
 #define NO_TID 0xFFFFu
+/* w_epoch of bytes a bulk copy (cp.async.bulk) wrote: initialised, and
+ * never "the same epoch" as a later reader's, because the reader is
+ * ordered after the copy by an mbarrier wait, which this checker does not
+ * track (it does check the copy's own write against earlier accesses). */
+#define BULK_EPOCH 0xFFFFFFFFu
 
 /* What the checker remembers about one byte of shared memory. Epochs are
  * a warp's barrier count + 1, so 0 means "never". */
@@ -216,8 +221,9 @@ static int uninit_shared(check_t *c, const exec_ctx_t *x, const warp_t *w, const
 /* One lane's access to the bytes [addr, addr + info->bytes) of block b's
  * shared memory, byte by byte: a load must find each byte written and not
  * written by another thread since the last barrier, and joins its readers;
- * a store must not follow another thread's write or read since the last
- * barrier; an atomic reads (initialised) and writes, without race checks. */
+ * a store or bulk copy must not follow another thread's write or read
+ * since the last barrier; an atomic reads (initialised) and writes,
+ * without race checks. */
 static inline int check_shared_lane(check_t *c, check_block_t *b, const exec_ctx_t *x, const warp_t *w,
                              const exec_info_t *info, uint32_t lane, uint32_t epoch, uint32_t pc,
                              simt_err_t *err)
@@ -246,7 +252,7 @@ static inline int check_shared_lane(check_t *c, check_block_t *b, const exec_ctx
         return 0;
     }
     for (uint32_t i = 0; i < n; i++, cell++) {
-        if (info->op == OP_ST) {
+        if (info->op == OP_ST || info->op == OP_CP_BULK) {
             if (cell->w_epoch == epoch && cell->w_tid != tid)
                 return race(c, x, w, lane, addr + i, "write after write", "written",
                             cell->w_tid, cell->w_pc, err);
@@ -259,8 +265,8 @@ static inline int check_shared_lane(check_t *c, check_block_t *b, const exec_ctx
         } else if (cell->w_epoch == 0) {   /* atom reads first */
             return uninit_shared(c, x, w, info, lane, addr + i, err);
         }
-        /* st and atom: the byte now holds this thread's value */
-        cell->w_epoch = epoch;
+        /* st, bulk copy and atom: the byte now holds this thread's value */
+        cell->w_epoch = info->op == OP_CP_BULK ? BULK_EPOCH : epoch;
         cell->w_tid = (uint16_t)tid;
         cell->w_pc = pc;
     }

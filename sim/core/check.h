@@ -15,6 +15,12 @@
  *     race with each other and are not tracked for races;
  *   - warps of one block waiting at different bar.sync instructions.
  *
+ * Asynchronous instructions (isa.h): a bulk copy's writes to shared memory
+ * and wgmma's operand reads are checked like st and ld by the issuing
+ * thread; bytes a bulk copy wrote count as initialised, and a later read
+ * of them is never reported as a race (the kernel orders it with an
+ * mbarrier wait, which the checker does not follow).
+ *
  * Barrier epochs: each warp counts the barriers it has reached. A warp can
  * only pass its k-th barrier once every live warp of its block has reached
  * its own k-th, so two accesses are separated by a barrier exactly when the

@@ -846,6 +846,262 @@ static int exec_mma(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     return 0;
 }
 
+/* ---- asynchronous copies and MMAs (isa.h) ----------------------------------- */
+
+/* The address of memory operand o for lane l. */
+static uint32_t lane_addr(const warp_t *w, const isa_operand_t *o, uint32_t l)
+{
+    uint32_t a = o->imm;
+    if (o->index != ISA_NO_REG)
+        a += w->regs[(size_t)o->index * WARP_SIZE + l];
+    return a;
+}
+
+/* Check that [a, a + n) is in the block's shared memory with a aligned to
+ * `align`; else a report naming what the operand is. */
+static int async_shared(const exec_ctx_t *x, const warp_t *w, uint32_t lane, uint32_t a,
+                        uint64_t n, uint32_t align, const char *what, simt_err_t *err)
+{
+    char msg[96], detail[320], where[200];
+    if (a % align != 0) {
+        snprintf(msg, sizeof msg, "misaligned %s", what);
+        snprintf(detail, sizeof detail, "shared address 0x%08" PRIx32 " is not a multiple of %" PRIu32,
+                 a, align);
+        return report(x, w, lane, SIMT_E_MEM, err, msg, detail);
+    }
+    if ((uint64_t)a + n > x->smem_bytes) {
+        describe_shared(x, a, where, sizeof where);
+        snprintf(msg, sizeof msg, "out-of-bounds %s", what);
+        snprintf(detail, sizeof detail, "shared bytes 0x%08" PRIx32 "..+%" PRIu64 ": %s", a, n, where);
+        return report(x, w, lane, SIMT_E_MEM, err, msg, detail);
+    }
+    return 0;
+}
+
+/* Let the kernel checker see n bytes at addr (a multiple of 16) as 16-byte
+ * ld (is_store 0) or st pieces of thread `lane`; a shared store is a bulk
+ * copy's (check.h). */
+static int async_check(const exec_ctx_t *x, const warp_t *w, uint8_t space, int is_store,
+                       uint32_t addr, uint32_t n, uint32_t lane, simt_err_t *err)
+{
+    exec_info_t ci;
+    memset(&ci, 0, sizeof ci);
+    ci.op = (uint8_t)(is_store ? (space == SPACE_SHARED ? OP_CP_BULK : OP_ST) : OP_LD);
+    ci.space = space;
+    ci.bytes = 16;
+    for (uint32_t o = 0; o < n; o += 16) {
+        ci.addrs[lane] = addr + o;
+        if (check_access(x->check, x, w, &ci, lane, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* cp.async.bulk: R rows of B bytes, global src + r * pitch -> shared dst
+ * + r * B, by the lowest active lane. info->addrs: [0] dst, [1] src, [2]
+ * pitch, [3] mbarrier. */
+static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                        simt_err_t *err)
+{
+    uint32_t tmp[WARP_SIZE];
+    uint32_t l = lowest_lane(info->mask);
+    uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+    uint32_t dst = lane_addr(w, &in->opd[0], l), gsrc = lane_addr(w, &in->opd[1], l);
+    uint32_t pitch = src(x, w, &in->opd[2], tmp)[l];
+    uint32_t bar = lane_addr(w, &in->opd[3], l);
+    char detail[320], where[200];
+    if (async_shared(x, w, l, dst, rows * rb, 16, "bulk copy destination", err) != 0 ||
+        async_shared(x, w, l, bar, 8, 8, "mbarrier", err) != 0)
+        return -1;
+    if (gsrc % 16 != 0 || pitch % 16 != 0) {
+        snprintf(detail, sizeof detail, "source 0x%08" PRIx32 " and row pitch %" PRIu32
+                 " must be multiples of 16 (a bulk copy moves 16-byte pieces)", gsrc, pitch);
+        return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk copy source", detail);
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t ga = gsrc + r * pitch;
+        const uint8_t *gp = mem_ptr(x->mem, ga, rb);
+        if (!gp) {
+            mem_describe(x->mem, ga, where, sizeof where);
+            snprintf(detail, sizeof detail, "row %" PRIu32 " of the box: global 0x%08" PRIx32 "..+%"
+                     PRIu32 ": %s", r, ga, rb, where);
+            return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk copy source", detail);
+        }
+        if (x->check && (async_check(x, w, SPACE_GLOBAL, 0, ga, rb, l, err) != 0 ||
+                         async_check(x, w, SPACE_SHARED, 1, dst + r * rb, rb, l, err) != 0))
+            return -1;
+        memcpy(x->smem + dst + r * rb, gp, rb);
+    }
+    info->space = SPACE_SHARED;
+    info->addrs[0] = dst;
+    info->addrs[1] = gsrc;
+    info->addrs[2] = pitch;
+    info->addrs[3] = bar;
+    return 0;
+}
+
+/* mbarrier.*: check the barrier's address; info->addrs[0] = address,
+ * [1] = the value operand (count, bytes, parity) of the lowest lane. */
+static int exec_mbar(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                     simt_err_t *err)
+{
+    uint32_t tmp[WARP_SIZE];
+    uint32_t l = lowest_lane(info->mask);
+    uint32_t bar = lane_addr(w, &in->opd[0], l);
+    uint32_t v = src(x, w, &in->opd[1], tmp)[l];
+    if (async_shared(x, w, l, bar, 8, 8, "mbarrier", err) != 0)
+        return -1;
+    if (in->op == OP_MBAR_WAIT && v > 1) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "parity %" PRIu32 ": must be 0 or 1", v);
+        return report(x, w, l, SIMT_E_KERNEL, err, "bad mbarrier parity", detail);
+    }
+    if (in->op == OP_MBAR_INIT && (v == 0 || v > 0xFFFF)) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "count %" PRIu32 ": must be 1..65535 arrivals", v);
+        return report(x, w, l, SIMT_E_KERNEL, err, "bad mbarrier count", detail);
+    }
+    info->space = SPACE_SHARED;
+    info->addrs[0] = bar;
+    info->addrs[1] = v;
+    return 0;
+}
+
+/* One element of a Tensor Core input format, decoded exactly to f32: the
+ * bit pattern moved into f32's exponent and mantissa fields and scaled by
+ * 2^(127 - bias), which is exact for normal and subnormal values alike;
+ * all-ones exponents give inf / NaN. Same results as numfmt_decode
+ * (tests/unit check every code), but branch-light so that loops over a
+ * tile vectorise. */
+static inline float decode_fast(uint8_t type, uint32_t v)
+{
+    switch (type) {
+    case T_F16: {
+        uint32_t m = (v & 0x7FFFu) << 13, sgn = (v & 0x8000u) << 16;
+        float f = f32(m) * 0x1p112f;
+        if ((v & 0x7C00u) == 0x7C00u)
+            f = f32(m | 0x7F800000u);
+        return f32(bits(f) | sgn);
+    }
+    case T_BF16: return f32(v << 16);
+    case T_TF32: return f32(v & 0xFFFFE000u);
+    case T_E4M3: {
+        uint32_t m = (v & 0x7Fu) << 20, sgn = (v & 0x80u) << 24;
+        float f = f32(m) * 0x1p120f;
+        if ((v & 0x7Fu) == 0x7Fu)
+            f = f32(0x7FC00000u);
+        return f32(bits(f) | sgn);
+    }
+    default: {   /* T_E5M2 */
+        uint32_t m = (v & 0x7Fu) << 21, sgn = (v & 0x80u) << 24;
+        float f = f32(m) * 0x1p112f;
+        if ((v & 0x7Cu) == 0x7Cu)
+            f = f32(m | 0x7F800000u);
+        return f32(bits(f) | sgn);
+    }
+    }
+}
+
+float exec_decode_fast(uint8_t type, uint32_t v)
+{
+    return decode_fast(type, v);
+}
+
+/* Decode n elements of the format at p (little-endian) into out; one loop
+ * per element size so that each vectorises. */
+static void decode_row(uint8_t type, const uint8_t *p, unsigned n, float *out)
+{
+    unsigned eb = isa_type_bytes((isa_type_t)type);
+    if (eb == 1) {
+        for (unsigned i = 0; i < n; i++)
+            out[i] = decode_fast(type, p[i]);
+    } else if (eb == 2) {
+        for (unsigned i = 0; i < n; i++)
+            out[i] = decode_fast(type, (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8);
+    } else {
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, p + 4 * i, 4);
+            out[i] = decode_fast(type, v);
+        }
+    }
+}
+
+/* c[j] = c[j] + a * b[j] for j < n (a multiple of 8), 8 at a time: each
+ * step one rounding, in the order of a loop over j. */
+static void row_axpy(float *restrict c, const float *restrict b, float a, unsigned n)
+{
+    for (unsigned j = 0; j < n; j += 8) {
+        float t[8];
+        for (unsigned q = 0; q < 8; q++)
+            t[q] = c[j + q] + a * b[j + q];
+        for (unsigned q = 0; q < 8; q++)
+            c[j + q] = t[q];
+    }
+}
+
+/* wgmma.mma_async.nN.T d, [a], [b], bstride: D (16 x N f32, layout in
+ * isa.h) += A (16 x K at a, rows 32 bytes) x B (K x N at b, rows bstride
+ * apart), in wmma.mma's order. info->addrs: [0] a, [1] b, [2] bstride. */
+static int exec_wgmma(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                      simt_err_t *err)
+{
+    float a[16 * 32], b[32 * 128], c[16 * 128];
+    uint32_t tmp[WARP_SIZE];
+    unsigned n = in->shape[0], kdim = isa_wgmma_k((isa_type_t)in->type);
+    unsigned eb = isa_type_bytes((isa_type_t)in->type);
+    if (wmma_full_warp(x, w, info->mask, err) != 0)
+        return -1;
+    uint32_t aa = lane_addr(w, &in->opd[1], 0), ba = lane_addr(w, &in->opd[2], 0);
+    uint32_t bs = src(x, w, &in->opd[3], tmp)[0];
+    if (bs % 16 != 0) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "B's row stride %" PRIu32 " is not a multiple of 16", bs);
+        return report(x, w, 0, SIMT_E_MEM, err, "misaligned wgmma B operand", detail);
+    }
+    if (async_shared(x, w, 0, aa, 512, 16, "wgmma A operand", err) != 0 ||
+        async_shared(x, w, 0, ba, (uint64_t)(kdim - 1) * bs + n * eb, 16, "wgmma B operand", err) != 0)
+        return -1;
+    if (x->check) {
+        if (async_check(x, w, SPACE_SHARED, 0, aa, 512, 0, err) != 0)
+            return -1;
+        for (unsigned k = 0; k < kdim; k++)
+            if (async_check(x, w, SPACE_SHARED, 0, ba + k * bs, n * eb, 0, err) != 0)
+                return -1;
+    }
+    for (unsigned i = 0; i < 16; i++)
+        decode_row(in->type, x->smem + aa + 32u * i, kdim, &a[i * kdim]);
+    for (unsigned k = 0; k < kdim; k++)
+        decode_row(in->type, x->smem + ba + (size_t)k * bs, n, &b[k * n]);
+    uint32_t d = in->opd[0].index;
+    for (unsigned e = 0; e < 16 * n; e++)
+        c[e] = f32(w->regs[(size_t)(d + e / 32) * WARP_SIZE + e % 32]);
+    if (products_exact(in->type, a, 16 * kdim) && products_exact(in->type, b, kdim * n)) {
+        /* as in exec_mma: exact products, so acc + p rounds like fmaf */
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned k = 0; k < kdim; k++) {
+                float aik = a[i * kdim + k];
+                row_axpy(&c[i * n], &b[k * n], aik, n);
+            }
+    } else {
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned j = 0; j < n; j++) {
+                float acc = c[i * n + j];
+                for (unsigned k = 0; k < kdim; k++)
+                    acc = fmaf(a[i * kdim + k], b[k * n + j], acc);
+                c[i * n + j] = acc;
+            }
+    }
+    for (unsigned e = 0; e < 16 * n; e++)
+        w->regs[(size_t)(d + e / 32) * WARP_SIZE + e % 32] = bits(c[e]);
+    info->space = SPACE_SHARED;
+    info->addrs[0] = aa;
+    info->addrs[1] = ba;
+    info->addrs[2] = bs;
+    info->flops = isa_wgmma_flops((isa_type_t)in->type, n);
+    return 0;
+}
+
 /* ---- one step -------------------------------------------------------------- */
 
 static uint32_t lowest_lane(uint32_t mask)
@@ -925,6 +1181,23 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     case OP_WMMA_MMA:
         if (exec_mma(x, w, in, info, err) != 0)
             return -1;
+        break;
+    case OP_CP_BULK:
+        if (mask && exec_cp_bulk(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_MBAR_INIT:
+    case OP_MBAR_ARRIVE:
+    case OP_MBAR_WAIT:
+        if (mask && exec_mbar(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_WGMMA:
+        if (exec_wgmma(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_WGMMA_WAIT:
+        info->addrs[0] = in->opd[0].imm;
         break;
     case OP_SETP: {
         const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);

@@ -55,6 +55,10 @@ typedef struct exec_info {
  * address. On failure, lanes before the faulting one may have written. */
 int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err);
 
+/* One element of format type (f16 bf16 tf32 e4m3 e5m2, the register bit
+ * pattern), decoded exactly to f32 as wgmma does; equals numfmt_decode. */
+float exec_decode_fast(uint8_t type, uint32_t v);
+
 /* Describe thread `lane` of warp w as "block (bx,by,bz), thread (tx,ty,tz)". */
 void exec_thread_name(const exec_ctx_t *x, const warp_t *w, uint32_t lane, char *buf, size_t n);
 

@@ -8,12 +8,16 @@
  * block finishes, the dispatcher places the next waiting block on that SM,
  * so a grid with more blocks than fit runs in waves.
  */
+#define _DEFAULT_SOURCE   /* madvise (Linux: huge pages for the SMs' state) */
 #include "gpu.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "check.h"
 #include "memsys.h"
@@ -227,6 +231,11 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err) ||
         check_f("launch_us", d->launch_us, 0.0, 1e6, err))
         return -1;
+    if (d->max_threads_per_sm > 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm)
+        return simt_errf(err, SIMT_E_USAGE, "GPU field 'max_threads_per_sm' (%" PRIu32 ") would give each of the %"
+                         PRIu32 " schedulers more than %d warps (%" PRIu32 " threads at most; raise "
+                         "schedulers_per_sm or lower max_threads_per_sm)", d->max_threads_per_sm,
+                         d->schedulers_per_sm, SM_MAX_WARPS_PER_SCHED, 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm);
     if (!is_pow2(d->line_bytes) || !is_pow2(d->sector_bytes))
         return simt_errf(err, SIMT_E_USAGE, "GPU fields 'line_bytes' (%" PRIu32 ") and 'sector_bytes' (%" PRIu32
                          ") must be powers of two", d->line_bytes, d->sector_bytes);
@@ -388,6 +397,7 @@ static void set_unit_timing(const gpu_desc_t *d, sm_launch_t *l)
     for (int i = 0; i < 5; i++) {
         uint32_t rate = gpu_tc_sync_flops_per_clk(d, tc_types[i]);
         l->tc_interval[tc_types[i]] = rate ? (uint32_t)ceil_div((uint64_t)isa_mma_flops(tc_types[i]) * s, rate) : 0;
+        l->tc_rate[tc_types[i]] = gpu_tc_flops_per_clk(d, tc_types[i]);   /* wgmma: full rate */
     }
 }
 
@@ -421,7 +431,7 @@ static int check_tensor_formats(const gpu_desc_t *d, const isa_program_t *p, sim
 {
     for (uint32_t pc = 0; pc < p->ncode; pc++) {
         const isa_instr_t *in = &p->code[pc];
-        if (in->op == OP_WMMA_MMA && gpu_tc_flops_per_clk(d, (isa_type_t)in->type) == 0)
+        if ((in->op == OP_WMMA_MMA || in->op == OP_WGMMA) && gpu_tc_flops_per_clk(d, (isa_type_t)in->type) == 0)
             return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' line %" PRIu32 ": %s has no %s Tensor Core "
                              "(its tc_flops_per_clk for %s is 0)", p->name, in->line, d->name,
                              isa_type_name((isa_type_t)in->type), isa_type_name((isa_type_t)in->type));
@@ -442,6 +452,27 @@ static int timeout(const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
                      "kernel '%s' did not finish after %" PRIu64 " cycles and %" PRIu64 " warp instructions "
                      "(an endless loop? raise max_cycles / max_warp_instrs if it is just long); warps still running:\n%s",
                      l->prog->name, now, l->st->warp_instrs, where);
+}
+
+/* Host memory for every SM's state (sm_host_bytes each), aligned to 128
+ * bytes, not zeroed (sm_init zeroes what needs it); NULL if out of memory;
+ * free with free(). The run loop touches
+ * it at random every simulated cycle: for an H200 (132 SMs x 64 warps) that
+ * is tens of MB, so where the host has transparent huge pages it asks for
+ * them (2 MB pages need 512 times fewer TLB entries than 4 KB ones). */
+static void *alloc_sm_state(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t align = bytes >= huge / 2 ? huge : 128;
+    size_t n = (bytes + align - 1) / align * align;
+    void *p = aligned_alloc(align, n ? n : align);
+    if (!p)
+        return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align == huge)
+        (void)madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it, 4 KB pages */
+#endif
+    return p;
 }
 
 int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
@@ -483,8 +514,10 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
 
     sm_deps_t *deps = calloc(p->ncode, sizeof *deps);
     sm_t *sms = calloc(nsm, sizeof *sms);
+    size_t sm_bytes = sm_host_bytes(&l, slots);
+    uint8_t *sm_state = alloc_sm_state(sm_bytes * nsm);
     int rc = -1;
-    if (!deps || !sms) {
+    if (!deps || !sms || !sm_state) {
         simt_errf(err, SIMT_E_NOMEM, "host out of memory");
         goto done;
     }
@@ -493,11 +526,15 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
         goto done;
     for (uint32_t i = 0; i < nsm; i++)
-        if (sm_init(&sms[i], i, &l, slots, err) != 0)
-            goto done;
+        sm_init(&sms[i], i, &l, slots, sm_state + sm_bytes * i);
     memsys_reset(&g->memsys, !in->warm_caches);
 
     uint64_t max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
+    if (max_cycles > GPU_MAX_CYCLES_LIMIT) {
+        simt_errf(err, SIMT_E_LAUNCH, "max_cycles %" PRIu64 " exceeds the simulator's limit of %llu cycles",
+                  max_cycles, GPU_MAX_CYCLES_LIMIT);
+        goto done;
+    }
     uint64_t max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
     gpu_run_t run = { .g = g, .l = &l, .sms = sms, .nsm = nsm, .now = 0, .waiting = nblocks };
     l.run = &run;
@@ -530,6 +567,15 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
         if (l.stop) {
             simt_errf(err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %" PRIu64 " by its observer",
                       p->name, now);
+            goto done;
+        }
+        if (now == SM_BLOCKED) {   /* only warps waiting on mbarriers are left */
+            char where[700] = "";
+            for (uint32_t i = 0; i < nsm && strlen(where) < sizeof where - 100; i++)
+                sm_describe_warps(&sms[i], &l, where + strlen(where), sizeof where - strlen(where));
+            simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
+                      "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
+                      "bytes than the mbarrier expects?):\n%s", p->name, where);
             goto done;
         }
         if (now >= max_cycles || st.warp_instrs >= max_instrs) {
@@ -568,9 +614,7 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
         sm_notify(&l, &ev);
     }
 done:
-    if (sms)
-        for (uint32_t i = 0; i < nsm; i++)
-            sm_free(&sms[i]);
+    free(sm_state);
     free(sms);
     free(deps);
     check_free(l.check);

@@ -196,13 +196,17 @@ uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm);
 
 #define GPU_DEFAULT_MAX_CYCLES      2000000000ull
 #define GPU_DEFAULT_MAX_WARP_INSTRS 1000000000ull
+/* The largest max_cycles a launch accepts (2^39, about 5 simulated minutes
+ * at 1.8 GHz): the warp schedulers pack cycles into 40 bits (sm.c). */
+#define GPU_MAX_CYCLES_LIMIT        (1ull << 39)
 
 /* A launch: grid and block shape plus safety limits. */
 typedef struct gpu_launch {
     uint32_t grid[3];              /* blocks in x, y, z (0 is read as 1)      */
     uint32_t block[3];             /* threads in x, y, z (0 is read as 1)     */
     uint64_t max_cycles;           /* stop with SIMT_E_TIMEOUT after this many
-                                      cycles; 0 = GPU_DEFAULT_MAX_CYCLES     */
+                                      cycles; 0 = GPU_DEFAULT_MAX_CYCLES;
+                                      at most GPU_MAX_CYCLES_LIMIT           */
     uint64_t max_warp_instrs;      /* ... or this many warp instructions
                                       (the watchdog for endless loops);
                                       0 = GPU_DEFAULT_MAX_WARP_INSTRS        */

@@ -111,6 +111,20 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
                   "2x16x16xK flops at the preset's per-precision rate"},
     [OP_WMMA_STORE_D] = {"wmma.store.d", UNIT_LSU, 3, 0, TM_F32,
                   "the warp stores a 16x16 f32 D fragment (32 bytes per lane); load/store unit"},
+    [OP_MBAR_INIT]    = {"mbarrier.init", UNIT_LSU, 1, 0, TM_NONE,
+                  "set up an mbarrier in shared memory expecting `count` warp arrivals per phase"},
+    [OP_MBAR_ARRIVE]  = {"mbarrier.arrive.expect_tx", UNIT_LSU, 1, 0, TM_NONE,
+                  "one arrival on an mbarrier, expecting `bytes` more from bulk copies"},
+    [OP_MBAR_WAIT]    = {"mbarrier.wait.parity", UNIT_LSU, 1, 0, TM_NONE,
+                  "the warp waits until the mbarrier's phase of this parity has completed"},
+    [OP_CP_BULK]      = {"cp.async.bulk", UNIT_LSU, 4, 0, TM_NONE,
+                  "one warp copies an R x B-byte box from global to shared memory in the "
+                  "background (TMA); completes its bytes on an mbarrier"},
+    [OP_WGMMA]        = {"wgmma.mma_async", UNIT_TENSOR, 3, 1, TM_FMT,
+                  "D(16xN, f32) += A(16xK) x B(KxN), A and B read from shared memory; "
+                  "asynchronous, Tensor Core at the full rate"},
+    [OP_WGMMA_WAIT]   = {"wgmma.wait", UNIT_BRANCH, 1, 0, TM_NONE,
+                  "wait until at most N of this warp's wgmma.mma_async are still running"},
 };
 
 static const char *const type_names[T_COUNT] = {
@@ -196,6 +210,17 @@ uint32_t isa_mma_flops(isa_type_t t)
     return 2u * 16u * 16u * mma_k(t);
 }
 
+unsigned isa_wgmma_k(isa_type_t t)
+{
+    unsigned b = isa_type_bytes(t);
+    return mma_k(t) && b ? 32u / b : 0;
+}
+
+uint32_t isa_wgmma_flops(isa_type_t t, unsigned n)
+{
+    return 2u * 16u * n * isa_wgmma_k(t);
+}
+
 unsigned isa_opd_regs(const isa_instr_t *in, int i)
 {
     isa_type_t t = (isa_type_t)in->type;
@@ -209,6 +234,7 @@ unsigned isa_opd_regs(const isa_instr_t *in, int i)
     case OP_WMMA_MMA:
         return i == 1 ? isa_frag_regs(FRAG_A, t) : i == 2 ? isa_frag_regs(FRAG_B, t)
              : isa_frag_regs(FRAG_C, t);
+    case OP_WGMMA: return i == 0 ? in->shape[0] / 2u : 1;
     default: return 1;
     }
 }

@@ -105,6 +105,16 @@ typedef enum isa_op {
     OP_WMMA_LOAD_C, /* wmma.load.c.SPACE.f32 d, [addr], stride  C fragment  */
     OP_WMMA_MMA,    /* wmma.mma.T d, a, b, c   D = A x B + C (f32 accumulate) */
     OP_WMMA_STORE_D,/* wmma.store.d.SPACE.f32 [addr], d, stride            */
+    /* Hopper-style asynchronous instructions: bulk copies into shared
+     * memory, barriers in shared memory that wait for them, and Tensor
+     * Core MMAs that read their operands from shared memory. See
+     * "Asynchronous copies and MMAs" below. */
+    OP_MBAR_INIT,   /* mbarrier.init.shared [m], count                      */
+    OP_MBAR_ARRIVE, /* mbarrier.arrive.expect_tx.shared [m], bytes          */
+    OP_MBAR_WAIT,   /* mbarrier.wait.parity.shared [m], parity              */
+    OP_CP_BULK,     /* cp.async.bulk.shared.global.RxB [dst], [src], pitch, [m] */
+    OP_WGMMA,       /* wgmma.mma_async.nN.T d, [a], [b], bstride            */
+    OP_WGMMA_WAIT,  /* wgmma.wait N                                         */
     OP_COUNT
 } isa_op_t;
 
@@ -135,7 +145,7 @@ typedef enum isa_unit {
     UNIT_LSU,     /* ld st atom                                */
     UNIT_BRANCH,  /* bra exit nop                              */
     UNIT_BAR,     /* bar.sync                                  */
-    UNIT_TENSOR,  /* wmma.mma (one Tensor Core per scheduler)  */
+    UNIT_TENSOR,  /* wmma.mma, wgmma (one Tensor Core per scheduler) */
     UNIT_COUNT
 } isa_unit_t;
 
@@ -179,6 +189,18 @@ typedef enum isa_opd_kind {
  *   wmma.mma          d, a, b, c       four OPD_REG, each the first register
  *                                      of a range (see below)
  *   wmma.store.d      [addr], d, stride
+ *   mbarrier.*        [m], value       opd[0] OPD_MEM (shared), opd[1]
+ *                                      OPD_REG or OPD_IMM (u32)
+ *   cp.async.bulk     [dst], [src], pitch, [m]   opd[0] OPD_MEM (shared),
+ *                                      opd[1] OPD_MEM (global), opd[2] REG
+ *                                      or IMM, opd[3] OPD_MEM (shared);
+ *                                      shape[0] = rows, shape[1] = row
+ *                                      bytes / 16
+ *   wgmma.mma_async   d, [a], [b], bstride   opd[0] OPD_REG (first of N/2
+ *                                      accumulator registers, read and
+ *                                      written), opd[1..2] OPD_MEM (shared),
+ *                                      opd[3] REG or IMM; shape[0] = N
+ *   wgmma.wait        N                opd[0] OPD_IMM
  * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
 
 /* Number formats (numfmt.h). Registers hold them as bit patterns:
@@ -242,6 +264,7 @@ typedef struct isa_instr {
     uint8_t guard;     /* guard predicate index, or ISA_NO_REG for none   */
     uint8_t guard_neg; /* 1: execute where the guard predicate is false   */
     uint8_t nopd;      /* operands used in opd[]                          */
+    uint8_t shape[2];  /* cp.async.bulk: rows, row bytes / 16; wgmma: N   */
     isa_operand_t opd[ISA_MAX_OPDS]; /* opd[0] is the destination if any */
     uint32_t reconv;   /* bra: reconvergence pc (immediate post-dominator
                           of the branch), ISA_NO_PC when none (exit)      */
@@ -312,6 +335,10 @@ unsigned isa_frag_regs(isa_frag_t f, isa_type_t t);
 unsigned isa_opd_regs(const isa_instr_t *in, int i);
 /* Floating-point operations of one wmma.mma.T: 2 x 16 x 16 x K. */
 uint32_t isa_mma_flops(isa_type_t t);
+/* K of one wgmma.mma_async.T (32 bytes of A per row: 16, 8 or 32; 0 for a
+ * type without Tensor Cores) and its flops, 2 x 16 x N x K. */
+unsigned isa_wgmma_k(isa_type_t t);
+uint32_t isa_wgmma_flops(isa_type_t t, unsigned n);
 
 /* The unit one instruction issues to: the table's unit, except that the
  * integer forms of FMA-unit opcodes (add.s32, min.u32 ...) use UNIT_ALU. */

@@ -159,6 +159,7 @@ void memsys_reset(memsys_t *ms, int flush_caches)
             cache_clear_times(&s->l1);
         memset(&s->l1.st, 0, sizeof s->l1.st);
         s->lsu_free = 0;
+        s->copy_free = 0;
         s->last_now = 0;
         memset(&s->st, 0, sizeof s->st);
     }
@@ -410,6 +411,50 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
     return res.ready;
 }
 
+uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src, uint32_t rows,
+                          uint32_t row_bytes, uint32_t pitch, memsys_result_t *out)
+{
+    memsys_result_t res;
+    assert(sm < ms->cfg.sms && row_bytes >= 1);
+    memsys_sm_t *s = &ms->sm[sm];
+    uint32_t sb = ms->cfg.sector_bytes;
+    uint64_t per_sector = (uint64_t)T * sb / ms->cfg.line_bytes;   /* line_bytes per cycle */
+    uint64_t t = max_u64(now * T, s->copy_free);
+    uint64_t ready = now * T;
+    memset(&res, 0, sizeof res);
+    for (uint32_t r = 0; r < rows; r++) {
+        uint64_t a0 = (uint32_t)(src + r * pitch);   /* 32-bit addresses wrap, as in exec.c */
+        uint64_t first = a0 / sb, last = (a0 + row_bytes - 1) / sb;
+        for (uint64_t sec = first; sec <= last; sec++) {
+            uint64_t addr = sec * sb;
+            uint32_t line = (uint32_t)(addr & ~(uint64_t)(ms->cfg.line_bytes - 1));
+            uint32_t k = (uint32_t)(addr - line) / sb;
+            ready = max_u64(ready, l2_sector(ms, &s->st, t, line, k, 0, &res));
+            t += per_sector;
+            res.sectors++;
+        }
+    }
+    s->copy_free = t;
+    s->st.bulk_bytes += (uint64_t)rows * row_bytes;
+    res.ready = res.accepted = to_cycles(ready);
+    if (out)
+        *out = res;
+    return res.ready;
+}
+
+uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes)
+{
+    assert(sm < ms->cfg.sms);
+    memsys_sm_t *s = &ms->sm[sm];
+    uint32_t width = 4u * ms->cfg.smem_banks;
+    uint64_t wf = bytes ? (bytes + width - 1) / width : 0;
+    uint64_t start = max_u64(now * T, s->lsu_free);
+    s->lsu_free = start + wf * T;
+    s->st.tc_smem_bytes += bytes;
+    s->st.smem_wavefronts += wf;
+    return to_cycles(start + ((uint64_t)ms->cfg.lat_smem + (wf ? wf - 1 : 0)) * T);
+}
+
 const memsys_stats_t *memsys_sm_stats(const memsys_t *ms, uint32_t sm)
 {
     assert(sm < ms->cfg.sms);
@@ -437,6 +482,8 @@ static void stats_add(memsys_stats_t *a, const memsys_stats_t *b)
     a->dram_read_bytes += b->dram_read_bytes;
     a->dram_write_bytes += b->dram_write_bytes;
     a->mshr_waits += b->mshr_waits;
+    a->bulk_bytes += b->bulk_bytes;
+    a->tc_smem_bytes += b->tc_smem_bytes;
 }
 
 void memsys_totals(const memsys_t *ms, memsys_stats_t *total)

@@ -48,6 +48,19 @@
  * measures them (H200: lat_l1 ~40, lat_l2 ~290, lat_dram ~670), not
  * increments: an L2 hit costs lat_l2, not lat_l1 + lat_l2.
  *
+ * Bulk copies (cp.async.bulk, like Hopper's TMA; memsys_bulk_copy): the
+ * SM's copy engine walks the box row by row and sends each 32-byte sector
+ * straight to its L2 slice (no L1, no MSHR, no LSU slot), one line_bytes
+ * (128) per cycle per SM (the width of the SM's L2 fill path, the same as
+ * the L1 data path). Each sector is timed like an L1 miss (L2 hit or DRAM
+ * burst); the copy has arrived when its last sector has. Writing the data
+ * into shared memory takes no bank cycles (not modelled).
+ *
+ * Tensor Core operand reads (wgmma; memsys_smem_read): `bytes` of shared
+ * memory read at full bank width, ceil(bytes / (4 x banks)) cycles of the
+ * SM's shared-memory pipe (the one ld/st.shared use: they contend), ready
+ * lat_smem + those cycles - 1 after the start.
+ *
  * Not modelled (said here so lessons can say it): the two L2 partitions
  * of Hopper (far hits cost ~500 cycles), the L1 data path width for wide
  * accesses beyond one line per cycle, DRAM row buffers and read/write
@@ -134,12 +147,15 @@ typedef struct memsys_stats {
     uint64_t dram_read_bytes;            /* L2 miss fills                   */
     uint64_t dram_write_bytes;           /* L2 write-backs this SM caused   */
     uint64_t mshr_waits;                 /* lines that found no free MSHR   */
+    uint64_t bulk_bytes;                 /* bytes moved by bulk copies      */
+    uint64_t tc_smem_bytes;              /* shared bytes read by wgmma      */
 } memsys_stats_t;
 
 /* Per-SM state. */
 typedef struct memsys_sm {
     cache_t l1;                 /* this SM's L1                              */
     uint64_t lsu_free;          /* tick the LSU pipe takes its next line     */
+    uint64_t copy_free;         /* tick the bulk-copy engine takes its next sector */
     uint64_t *mshr;             /* min-heap of MSHR free ticks, max_mem_inflight entries (points into memsys_t.mshr_pool) */
     uint64_t last_now;          /* last `now` seen, for the order check      */
     memsys_stats_t st;          /* counters since init / reset               */
@@ -183,6 +199,17 @@ void memsys_reset(memsys_t *ms, int flush_caches);
  * previous call's for this SM (all asserted: caller bugs). */
 uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
                        const memsys_req_t *req, memsys_result_t *out);
+
+/* Time a bulk copy (cp.async.bulk) issued by SM `sm` at cycle `now`: rows
+ * rows of row_bytes bytes from global src + r * pitch. Returns the cycle
+ * its last byte has arrived in shared memory; fills *out (sectors, L2 and
+ * DRAM counters; may be NULL). row_bytes >= 1. */
+uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src, uint32_t rows,
+                          uint32_t row_bytes, uint32_t pitch, memsys_result_t *out);
+
+/* Time a Tensor Core operand read of `bytes` bytes of shared memory by SM
+ * `sm` at cycle `now`; returns the cycle the data is ready. */
+uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes);
 
 /* Write every dirty L2 sector back to DRAM at the end of a launch and
  * return the bytes written. Only counted, not timed: a kernel is done when

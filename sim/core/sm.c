@@ -1,18 +1,23 @@
 /* sm.c - a streaming multiprocessor and its warp schedulers.
  *
  * How one SM cycle works (sm_cycle):
- *   1. Each scheduler looks at its warps (slot s belongs to scheduler
- *      s % nsched) and asks of each: is its next instruction ready? It is
- *      when (a) the registers it reads and writes are no longer waiting for
- *      an earlier instruction (the scoreboard: reg_ready[] holds the cycle
- *      each register's pending result arrives), (b) the function unit it
- *      needs is free (unit_free[]), and (c) the warp is not at a barrier.
+ *   1. Each scheduler (slot s belongs to scheduler s % nsched) asks which of
+ *      its warps can issue now. A warp can when (a) the registers it reads
+ *      and writes are no longer waiting for an earlier instruction (the
+ *      scoreboard: reg_ready[] holds the cycle each register's pending
+ *      result arrives), (b) the function unit it needs is free
+ *      (unit_free[]), and (c) it is not at a barrier. The scheduler keeps
+ *      the answer as sets of warps (bit masks, see sched_view): `awake`
+ *      warps have their operands; the others sleep in a list sorted by the
+ *      cycle their operands arrive and wake up when it comes (wake_up).
+ *      Ready now = awake, minus warps whose unit is busy.
  *   2. Among ready warps the policy picks one (loose round robin, or greedy
  *      then oldest) and the scheduler issues it: exec_step computes the
  *      real result now, and the scoreboard records when it will be visible
  *      (now + unit latency, or when the memory system delivers a load).
  *   3. A scheduler that issues nothing records why (the stall reason of its
- *      most promising warp) so that every scheduler-cycle is accounted for.
+ *      most promising warp, see next_wake) so that every scheduler-cycle is
+ *      accounted for.
  * Cycles in which no scheduler could issue are skipped: the SM's next
  * evaluation is the earliest cycle any of its warps can become ready.
  */
@@ -38,6 +43,8 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w);
 static void sched_view(sm_t *sm, const warp_t *w);
 static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info_t *info,
                          uint32_t part, uint64_t *accepted);
+static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_block_t *blk,
+                       const isa_instr_t *in, const exec_info_t *info, uint64_t now, simt_err_t *err);
 
 /* ---- decoding ------------------------------------------------------------ */
 
@@ -66,6 +73,8 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
+        if (in->op == OP_WGMMA)
+            d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
         for (uint32_t i = first_src; i < in->nopd; i++) {
             const isa_operand_t *o = &in->opd[i];
@@ -91,42 +100,65 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
 
 #define SM_ALIGN 128   /* bytes: one warp register (32 lanes x 4 bytes) */
 
-/* Memory of at least `bytes`, aligned to SM_ALIGN so that each 128-byte
- * warp register (and shared memory row) spans as few host cache lines as
- * it can; NULL if out of memory. Free with free(). Not zeroed: a warp's
- * registers are zeroed when it starts (warp_start) and a block's shared
- * memory when the block is placed, so zeroing all of it here (20 MB of
- * registers on an H200) would only cost time. */
-static void *alloc_aligned(size_t bytes)
+static size_t round_up(size_t n) { return (n + SM_ALIGN - 1) / SM_ALIGN * SM_ALIGN; }
+
+/* How sm_init carves one SM's host memory: where each array starts. */
+typedef struct sm_layout {
+    size_t warps, regfile, view, view_at, sleepers, blocks, async, smem, total;
+} sm_layout_t;
+
+static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks_per_sm)
 {
-    size_t n = (bytes + SM_ALIGN - 1) / SM_ALIGN * SM_ALIGN;
-    if (n == 0)
-        n = SM_ALIGN;
-    return aligned_alloc(SM_ALIGN, n);
+    uint32_t nwarps = blocks_per_sm * l->warps_per_block;
+    uint32_t per_sched = (nwarps + nsched - 1) / nsched;
+    uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
+    sm_layout_t y;
+    y.warps = 0;
+    y.regfile = y.warps + round_up((size_t)nwarps * sizeof(warp_t));
+    y.view = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
+    y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sm_slot_t));
+    y.sleepers = y.view_at + round_up((size_t)nwarps * sizeof(uint32_t));
+    y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sm_sleeper_t));
+    y.async = y.blocks + round_up((size_t)blocks_per_sm * sizeof(sm_block_t));
+    y.smem = y.async + round_up((size_t)nwarps * sizeof(sm_async_t));
+    y.total = y.smem + round_up((size_t)blocks_per_sm * l->prog->shared_bytes);
+    return y;
 }
 
-int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err)
+static uint32_t nsched_of(const sm_launch_t *l)
+{
+    uint32_t n = l->desc->schedulers_per_sm;
+    return n > SM_MAX_SCHEDULERS ? SM_MAX_SCHEDULERS : n;
+}
+
+size_t sm_host_bytes(const sm_launch_t *l, uint32_t blocks_per_sm)
+{
+    return layout(l, nsched_of(l), blocks_per_sm).total;
+}
+
+void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, void *host)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
-    sm->nsched = l->desc->schedulers_per_sm;
-    if (sm->nsched > SM_MAX_SCHEDULERS)
-        sm->nsched = SM_MAX_SCHEDULERS;
+    sm->nsched = nsched_of(l);
     sm->nblocks = blocks_per_sm;
     sm->nwarps = blocks_per_sm * l->warps_per_block;
     sm->smem_per_block = l->prog->shared_bytes;
-    uint32_t nregs = l->prog->nregs ? l->prog->nregs : 1;
     sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
-    sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
-    sm->view = calloc((size_t)sm->nsched * (sm->per_sched ? sm->per_sched : 1), sizeof *sm->view);
-    sm->view_at = calloc(sm->nwarps ? sm->nwarps : 1, sizeof *sm->view_at);
-    sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
-    sm->regfile = alloc_aligned((size_t)sm->nwarps * nregs * WARP_SIZE * sizeof *sm->regfile);
-    sm->smem = sm->smem_per_block ? alloc_aligned((size_t)sm->nblocks * sm->smem_per_block) : NULL;
-    if (!sm->warps || !sm->view || !sm->view_at || !sm->blocks || !sm->regfile || (sm->smem_per_block && !sm->smem)) {
-        sm_free(sm);
-        return simt_errf(err, SIMT_E_NOMEM, "host out of memory for SM %" PRIu32, id);
-    }
+    sm_layout_t y = layout(l, sm->nsched, blocks_per_sm);
+    uint8_t *m = host;
+    /* zero all but the registers and shared memory, which warp_start and
+     * sm_place_block zero for each block they hold (an H200's 20 MB of
+     * registers need not all be touched) */
+    memset(m, 0, y.regfile);
+    memset(m + y.view, 0, y.smem - y.view);
+    sm->warps = (warp_t *)(m + y.warps);
+    sm->regfile = (uint32_t *)(m + y.regfile);
+    sm->view = (sm_slot_t *)(m + y.view);
+    sm->view_at = (uint32_t *)(m + y.view_at);
+    sm->blocks = (sm_block_t *)(m + y.blocks);
+    sm->async = (sm_async_t *)(m + y.async);
+    sm->smem = sm->smem_per_block ? m + y.smem : NULL;
     for (uint32_t i = 0; i < sm->nwarps; i++) {
         sm->warps[i].slot = i;
         sm->warps[i].state = WARP_FREE;
@@ -136,22 +168,11 @@ int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm,
         sm->blocks[b].smem = sm->smem ? sm->smem + (size_t)b * sm->smem_per_block : NULL;
     sm->next_eval = SM_NEVER;
     for (uint32_t s = 0; s < sm->nsched; s++) {
+        sm->sched[s].sleepers = (sm_sleeper_t *)(m + y.sleepers) + (size_t)s * sm->per_sched;
         sm->sched[s].reason = STALL_IDLE;
         sm->sched[s].last_mine = s == 0;   /* last starts as slot 0 */
         sm->sched[s].nslots = sm->nwarps > s ? (sm->nwarps - s + sm->nsched - 1) / sm->nsched : 0;
     }
-    return 0;
-}
-
-void sm_free(sm_t *sm)
-{
-    free(sm->warps);
-    free(sm->view);
-    free(sm->view_at);
-    free(sm->blocks);
-    free(sm->regfile);
-    free(sm->smem);
-    memset(sm, 0, sizeof *sm);
 }
 
 int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now)
@@ -176,6 +197,9 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
     memcpy(blk->x.ctaid, ctaid, sizeof blk->x.ctaid);
     memcpy(blk->x.nctaid, l->grid, sizeof blk->x.nctaid);
     memcpy(blk->x.ntid, l->block, sizeof blk->x.ntid);
+    blk->nmbar = 0;
+    memset(blk->wg_count, 0, sizeof blk->wg_count);
+    memset(blk->wg_b_ready, 0, sizeof blk->wg_b_ready);
     if (blk->smem)
         memset(blk->smem, 0, sm->smem_per_block);
     for (uint32_t i = 0; i < l->warps_per_block; i++) {
@@ -186,6 +210,7 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
                    lanes > WARP_SIZE ? WARP_SIZE : lanes);
         w->block_slot = b;
         w->warp_in_block = i;
+        memset(&sm->async[w->slot], 0, sizeof sm->async[w->slot]);
         w->age = sm->age++;
         w->next_issue = now;
         warp_refresh(l, w);
@@ -234,16 +259,71 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     w->unit = d->unit;
 }
 
-/* Copy what the schedulers look at of warp w into its slot of sm->view:
- * called after every change of its state, readiness or age. */
+static inline uint64_t bit(uint32_t k) { return 1ull << k; }
+
+/* Index of the lowest set bit of v (v != 0). */
+static inline uint32_t lowest_bit(uint64_t v)
+{
+#if defined(__GNUC__)
+    return (uint32_t)__builtin_ctzll(v);
+#else
+    uint32_t i = 0;
+    while (!(v >> i & 1u))
+        i++;
+    return i;
+#endif
+}
+
+/* Copy what the schedulers look at of warp w into its slot of sm->view,
+ * and file it in its scheduler's sets: live or at a barrier, the unit its
+ * next instruction needs, and awake (operands ready) or asleep in the
+ * sleepers list until its operands are. Called after every change of the
+ * warp's state, readiness or age. */
 static void sched_view(sm_t *sm, const warp_t *w)
 {
+    uint32_t k = w->slot / sm->nsched;
+    sm_sched_t *s = &sm->sched[w->slot % sm->nsched];
     sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
+    if (s->live & ~s->awake & bit(k)) {           /* out of the sleepers list */
+        uint32_t i = 0;
+        while (s->sleepers[i].k != k)
+            i++;
+        memmove(&s->sleepers[i], &s->sleepers[i + 1], (s->nsleepers - i - 1) * sizeof *s->sleepers);
+        s->nsleepers--;
+    }
+    s->on_unit[v->unit] &= ~bit(k);
+    s->live &= ~bit(k);
+    s->awake &= ~bit(k);
+    s->at_barrier &= ~bit(k);
     v->dep_ready = w->dep_ready;
     v->age = w->age;
+    v->pc = w->depth ? warp_pc(w) : 0;
+    v->depth = (uint8_t)w->depth;
     v->state = w->state;
     v->unit = w->unit;
     v->why = w->dep_why;
+    if (w->state == WARP_BARRIER)
+        s->at_barrier |= bit(k);
+    if (w->state != WARP_READY)
+        return;
+    s->live |= bit(k);
+    s->on_unit[v->unit] |= bit(k);
+    /* Asleep until its operands are ready (wake_up moves it to awake).
+     * The list is kept latest first, so the next to wake is at the end,
+     * and a warp that just issued (usually due soon) is filed near it. */
+    uint32_t i = s->nsleepers;
+    while (i > 0 && s->sleepers[i - 1].ready < w->dep_ready)
+        i--;
+    memmove(&s->sleepers[i + 1], &s->sleepers[i], (s->nsleepers - i) * sizeof *s->sleepers);
+    s->sleepers[i] = (sm_sleeper_t){ .ready = w->dep_ready, .k = k };
+    s->nsleepers++;
+}
+
+/* Move the warps whose operands are ready by cycle now to the awake set. */
+static inline void wake_up(sm_sched_t *s, uint64_t now)
+{
+    while (s->nsleepers > 0 && s->sleepers[s->nsleepers - 1].ready <= now)
+        s->awake |= bit(s->sleepers[--s->nsleepers].k);
 }
 
 /* Earliest cycle warp w can issue its next instruction, and why it cannot
@@ -312,6 +392,177 @@ static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
 }
 
 
+/* ---- asynchronous copies, mbarriers and wgmma (isa.h) ----------------------- */
+
+/* The mbarrier of blk at shared address addr, or NULL (with a report in
+ * err) if the block has not initialised one there. */
+static sm_mbar_t *mbar_find(sm_block_t *blk, const sm_launch_t *l, const warp_t *w,
+                            const isa_instr_t *in, uint32_t addr, simt_err_t *err)
+{
+    for (uint32_t i = 0; i < blk->nmbar; i++)
+        if (blk->mbar[i].addr == addr)
+            return &blk->mbar[i];
+    simt_errf(err, SIMT_E_KERNEL, "mbarrier not initialised in kernel '%s' (%s:%" PRIu32 ")\n"
+              "  block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 "), warp %" PRIu32 ": shared address 0x%08"
+              PRIx32 " holds no mbarrier (run mbarrier.init.shared on it first, then bar.sync)",
+              l->prog->name, l->prog->file, in->line, blk->ctaid[0], blk->ctaid[1], blk->ctaid[2],
+              w->warp_in_block, addr);
+    return NULL;
+}
+
+/* Complete mb's phase if every arrival came and every byte arrived; wake
+ * the warps of blk that wait for it. */
+static void mbar_try_complete(sm_t *sm, const sm_launch_t *l, sm_block_t *blk, sm_mbar_t *mb,
+                              uint64_t now)
+{
+    if (mb->pending != 0 || mb->tx != 0)
+        return;
+    mb->phase++;
+    mb->t_done = mb->t_max;
+    mb->t_max = 0;
+    mb->pending = mb->count;
+    uint8_t key = (uint8_t)(1 + (mb - blk->mbar));
+    for (uint32_t i = 0; i < l->warps_per_block; i++) {
+        warp_t *o = &sm->warps[blk->first_warp + i];
+        sm_async_t *as = &sm->async[o->slot];
+        if (as->wait_mbar != key || (mb->phase & 1u) == as->wait_parity)
+            continue;
+        as->wait_mbar = 0;
+        o->next_issue = mb->t_done > now + 1 ? mb->t_done : now + 1;
+        warp_refresh(l, o);
+        sched_view(sm, o);
+        sm->dirty = 1;
+    }
+}
+
+/* Timing and barrier state of an asynchronous instruction that warp w
+ * (of block blk, on scheduler sched) has just executed. Returns 1 if w
+ * now waits for an mbarrier phase no one has completed, 0, or -1 on a
+ * kernel fault (report in err). */
+static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_block_t *blk,
+                       const isa_instr_t *in, const exec_info_t *info, uint64_t now, simt_err_t *err)
+{
+    sm_async_t *as = &sm->async[w->slot];
+    sm_sched_t *s = &sm->sched[sched];
+    gpu_stats_t *st = l->st;
+    if (info->mask == 0)
+        return 0;
+    switch (info->op) {
+    case OP_MBAR_INIT: {
+        sm_mbar_t *mb = NULL;
+        for (uint32_t i = 0; i < blk->nmbar; i++)
+            if (blk->mbar[i].addr == info->addrs[0])
+                mb = &blk->mbar[i];
+        if (!mb) {
+            if (blk->nmbar == SM_MAX_MBARS)
+                return simt_errf(err, SIMT_E_KERNEL, "too many mbarriers in kernel '%s' (%s:%" PRIu32
+                                 "): a block may use at most %d", l->prog->name, l->prog->file, in->line,
+                                 SM_MAX_MBARS);
+            mb = &blk->mbar[blk->nmbar++];
+        }
+        memset(mb, 0, sizeof *mb);
+        mb->addr = info->addrs[0];
+        mb->count = mb->pending = info->addrs[1];
+        return 0;
+    }
+    case OP_MBAR_ARRIVE: {
+        sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[0], err);
+        if (!mb)
+            return -1;
+        if (mb->pending == 0)
+            return simt_errf(err, SIMT_E_KERNEL, "mbarrier over-arrived in kernel '%s' (%s:%" PRIu32
+                             "): its phase already has all %" PRIu32 " arrivals and waits for %" PRId64
+                             " bytes of bulk copies", l->prog->name, l->prog->file, in->line, mb->count, mb->tx);
+        mb->pending--;
+        mb->tx += info->addrs[1];
+        mb->t_max = mb->t_max > now + 1 ? mb->t_max : now + 1;
+        mbar_try_complete(sm, l, blk, mb, now);
+        return 0;
+    }
+    case OP_CP_BULK: {
+        sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[3], err);
+        if (!mb)
+            return -1;
+        uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+        memsys_result_t res;
+        uint64_t ready = memsys_bulk_copy(l->memsys, sm->id, now, info->addrs[1], rows, rb,
+                                          info->addrs[2], &res);
+        st->gld_bytes += (uint64_t)rows * rb;
+        st->gld_sectors += res.sectors;
+        st->l2_hits += res.l2_hits;
+        st->l2_misses += res.l2_misses;
+        st->dram_bytes += res.dram_bytes;
+        if (ready > l->last_activity)
+            l->last_activity = ready;
+        mb->tx -= (int64_t)rows * rb;
+        mb->t_max = mb->t_max > ready ? mb->t_max : ready;
+        mbar_try_complete(sm, l, blk, mb, now);
+        return 0;
+    }
+    case OP_MBAR_WAIT: {
+        sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[0], err);
+        if (!mb)
+            return -1;
+        if ((mb->phase & 1u) != info->addrs[1]) {      /* that phase is complete */
+            if (mb->t_done > w->next_issue)
+                w->next_issue = mb->t_done;
+            return 0;
+        }
+        as->wait_mbar = (uint8_t)(1 + (mb - blk->mbar));
+        as->wait_parity = (uint8_t)info->addrs[1];
+        w->next_issue = SM_BLOCKED;
+        return 1;
+    }
+    case OP_WGMMA: {
+        uint32_t n = in->shape[0], d = in->opd[0].index;
+        uint32_t eb = isa_type_bytes((isa_type_t)in->type);
+        uint32_t rate = l->tc_rate[in->type];
+        /* A (16 rows of 32 bytes) for this warp; B once per warpgroup */
+        uint64_t start = memsys_smem_read(l->memsys, sm->id, now, 512);
+        uint32_t g = w->warp_in_block / 4 % SM_MAX_WARPGROUPS;
+        uint32_t c = as->wgmma_n + 1;
+        uint64_t b_ready = now;
+        if (c > blk->wg_count[g]) {
+            blk->wg_count[g] = c;
+            blk->wg_b_ready[g] = memsys_smem_read(l->memsys, sm->id, now,
+                                                  isa_wgmma_k((isa_type_t)in->type) * n * eb);
+            b_ready = blk->wg_b_ready[g];
+        } else if (c == blk->wg_count[g]) {
+            b_ready = blk->wg_b_ready[g];
+        }
+        start = start > b_ready ? start : b_ready;
+        start = start > s->tc_free ? start : s->tc_free;
+        for (uint32_t r = d; r < d + n / 2; r++)
+            start = start > w->reg_ready[r] ? start : w->reg_ready[r];
+        uint64_t cycles = rate ? ((uint64_t)isa_wgmma_flops((isa_type_t)in->type, n) * sm->nsched
+                                  + rate - 1) / rate : 1;
+        uint64_t end = start + cycles;
+        s->tc_free = end;
+        s->unit_free[UNIT_TENSOR] = now + 1;
+        for (uint32_t r = d; r < d + n / 2; r++) {
+            w->reg_ready[r] = end;
+            w->reg_mem &= ~(1ull << r);
+        }
+        as->wgmma_done[as->wgmma_n % SM_WGMMA_RING] = end;
+        as->wgmma_n = c;
+        if (end > l->last_activity)
+            l->last_activity = end;
+        return 0;
+    }
+    case OP_WGMMA_WAIT: {
+        uint32_t keep = info->addrs[0];
+        if (as->wgmma_n > keep) {
+            uint64_t t = as->wgmma_done[(as->wgmma_n - keep - 1) % SM_WGMMA_RING];
+            if (t > w->next_issue)
+                w->next_issue = t;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
 /* Release a block's barrier when every live warp has arrived. */
 static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint64_t now)
 {
@@ -334,21 +585,9 @@ static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint6
  * finished, 0 if not, -1 on a fault. */
 static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t now, simt_err_t *err)
 {
-    /* A warp issues again only after thousands of other issues, so its
-     * state is rarely in the host's L1/L2 caches. Ask for all the lines
-     * at once rather than one after another as the code reaches them. */
-    PREFETCH(w);
-    PREFETCH(&w->stack[0]);
-    PREFETCH(&w->pred_ready[0]);
-    PREFETCH(&w->reg_ready[0]);
-    PREFETCH(&w->reg_ready[8]);
-    PREFETCH(&w->reg_ready[16]);
     sm_block_t *blk = &sm->blocks[w->block_slot];
     const sm_deps_t *d = &l->deps[warp_pc(w)];
-    for (uint32_t i = 0; i < d->nregs; i++) {   /* the registers it reads and writes */
-        PREFETCH(&w->regs[(size_t)d->regs[i] * WARP_SIZE]);
-        PREFETCH(&w->regs[(size_t)d->regs[i] * WARP_SIZE + 16]);   /* 128 bytes: two lines */
-    }
+    const isa_instr_t *in = &l->prog->code[warp_pc(w)];
     exec_info_t info;
     blk->x.clock = now;
     if (exec_step(&blk->x, w, &info, err) != 0)
@@ -364,16 +603,21 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     sm_sched_t *s = &sm->sched[sched];
     s->unit_free[d->unit] = now + (d->unit == UNIT_TENSOR ? l->tc_interval[d->tc_type]
                                                           : l->issue_interval[d->unit]);
+    if (s->unit_free[d->unit] > s->busy_until)
+        s->busy_until = s->unit_free[d->unit];
     w->next_issue = now + 1;
 
     uint64_t ready = now + l->latency[d->unit];
     int from_mem = 0;
-    if (d->unit == UNIT_LSU && info.mask) {
+    int async = info.op >= OP_MBAR_INIT && info.op <= OP_WGMMA_WAIT;
+    if (d->unit == UNIT_LSU && info.mask && !async) {
         uint64_t accepted;
         ready = mem_done(sm, l, now, &info, &accepted);
         from_mem = 1;
         if (accepted > s->unit_free[UNIT_LSU])
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
+        if (s->unit_free[UNIT_LSU] > s->busy_until)
+            s->busy_until = s->unit_free[UNIT_LSU];
         uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes * info.parts;
         if (info.space == SPACE_SHARED) {
             if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
@@ -392,7 +636,12 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
+    int blocked = 0;
+    if (async && (blocked = async_issue(sm, l, sched, w, blk, in, &info, now, err)) < 0)
+        return -1;
     warp_refresh(l, w);
+    if (blocked)
+        w->dep_why = STALL_BARRIER;   /* waits for another warp's arrival or copy */
     sched_view(sm, w);
 
     w->issued_at = now;
@@ -429,87 +678,127 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
 /* ---- one cycle ---------------------------------------------------------- */
 
-/* Try to issue on scheduler s at cycle now. Returns 1 block finished, 0,
- * or -1 on fault. Sets s->issued, s->wake, s->reason. */
-static int schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty, simt_err_t *err)
+/* The first warp of `set` in scan order: places first, first + 1, ...,
+ * per - 1, then 0, 1, ... (set is not empty). */
+static inline uint32_t first_in_order(uint64_t set, uint32_t first)
+{
+    uint64_t after = set & (~0ull << first);      /* places first and up */
+    return (uint32_t)lowest_bit(after ? after : set);
+}
+
+/* When the scheduler can next issue, if no warp can now: the earliest
+ * cycle at which some live warp has both its operands (dep_ready) and its
+ * function unit (unit_free) -- and, of the warps ready then, the first in
+ * scan order, whose reason for waiting the scheduler reports. Sets
+ * s->wake and s->reason. */
+static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
+{
+    uint64_t best = SM_NEVER;
+    /* awake warps wait only for their unit */
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if ((s->awake & s->on_unit[u]) && s->unit_free[u] < best)
+            best = s->unit_free[u];
+    /* asleep warps wait for max(operands, unit), in operand order: stop at
+     * the first whose operands come after the best so far */
+    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready < best;) {
+        const sm_slot_t *v = &view[s->sleepers[i].k];
+        uint64_t t = s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready;
+        best = t < best ? t : best;
+    }
+    if (best == SM_NEVER) {
+        s->wake = SM_NEVER;
+        s->reason = s->at_barrier ? STALL_BARRIER : STALL_IDLE;
+        return;
+    }
+    /* every warp ready at `best`; the first in scan order says why */
+    uint64_t tied = 0;
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if (s->unit_free[u] == best)
+            tied |= s->awake & s->on_unit[u];
+    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;) {
+        const sm_slot_t *v = &view[s->sleepers[i].k];
+        if ((s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready) == best)
+            tied |= bit(s->sleepers[i].k);
+    }
+    const sm_slot_t *v = &view[first_in_order(tied, first)];
+    s->wake = best;
+    s->reason = s->unit_free[v->unit] > v->dep_ready ? STALL_PIPE : v->why;
+}
+
+/* Choose the warp scheduler si issues at cycle now, or NULL if none can.
+ * Sets s->issued, s->wake, s->reason. */
+static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty)
 {
     sm_sched_t *s = &sm->sched[si];
     /* Nothing this scheduler owns has changed since it last looked and
      * found its earliest warp ready at s->wake: no need to look again. */
     if (!dirty && !s->issued && s->wake > now)
-        return 0;
-    uint64_t best_wake = SM_NEVER;
-    uint8_t best_why = STALL_IDLE;
-    int any_barrier = 0;
-    warp_t *pick = NULL;
-    uint32_t pick_k = 0;          /* pick's place in this scheduler's view */
+        return NULL;
 
-    /* This scheduler owns slots si, si + nsched, si + 2*nsched, ...; it
-     * reads them from its part of sm->view, in the same order. */
-    uint32_t per = s->nslots;
+    /* The warps that can issue now: live, operands ready, and their
+     * function unit free. */
+    wake_up(s, now);
+    uint64_t busy = 0;
+    if (s->busy_until > now)          /* some unit is still busy */
+        for (uint32_t u = 0; u < UNIT_COUNT; u++)
+            if (s->unit_free[u] > now)
+                busy |= s->on_unit[u];
+    uint64_t ready = s->awake & ~busy;
     const sm_slot_t *view = &sm->view[si * sm->per_sched];
-    const uint64_t *unit_free = s->unit_free;
     int lrr = l->desc->sched == SCHED_LRR;
-    if (!lrr && s->last_mine) {
-        /* GTO keeps the greedy warp whenever it is ready */
-        const sm_slot_t *v = &view[s->last_k];
-        uint64_t uf = unit_free[v->unit];
-        if (v->state == WARP_READY && (uf > v->dep_ready ? uf : v->dep_ready) <= now) {
-            pick = &sm->warps[s->last];
-            pick_k = s->last_k;
-        }
-    }
-    /* LRR starts after the last slot it issued and takes the first ready
-     * warp; GTO (greedy not ready) takes the oldest ready warp. Either way
-     * a scan that picks nothing finds the earliest wake-up and its reason. */
+    /* LRR scans from the warp after the one it issued last; GTO from 0 */
+    uint32_t per = s->nslots;
     uint32_t first = lrr && per ? (s->last_k + 1 == per ? 0 : s->last_k + 1) : 0;
-    const sm_slot_t *oldest = NULL;
-    uint32_t oldest_j = 0;
-    for (uint32_t k = 0, j = first; !pick && k < per; k++, j = j + 1 == per ? 0 : j + 1) {
-        const sm_slot_t *v = &view[j];
-        if (v->state != WARP_READY) {
-            any_barrier |= v->state == WARP_BARRIER;
-            continue;
-        }
-        uint64_t t = v->dep_ready;
-        uint8_t why = v->why;
-        if (unit_free[v->unit] > t) {
-            t = unit_free[v->unit];
-            why = STALL_PIPE;
-        }
-        if (t > now) {
-            if (t < best_wake) {
-                best_wake = t;
-                best_why = why;
-            }
-            continue;
-        }
-        if (lrr) {
-            pick = &sm->warps[j * sm->nsched + si];
-            pick_k = j;
-            break;
-        }
-        if (!oldest || v->age < oldest->age) {
-            oldest = v;
-            oldest_j = j;
+    if (!ready) {
+        s->issued = 0;
+        next_wake(s, view, first);
+        return NULL;
+    }
+    uint32_t k;
+    if (lrr)
+        k = first_in_order(ready, first);          /* the next ready warp in turn */
+    else if (s->last_mine && (ready & bit(s->last_k)))
+        k = s->last_k;                             /* GTO: the greedy warp, while it is ready */
+    else {                                         /* GTO: else the oldest ready warp */
+        k = lowest_bit(ready);
+        for (uint64_t rest = ready & (ready - 1); rest; rest &= rest - 1) {
+            uint32_t j = lowest_bit(rest);
+            if (view[j].age < view[k].age)
+                k = j;
         }
     }
-    if (oldest) {
-        pick = &sm->warps[oldest_j * sm->nsched + si];
-        pick_k = oldest_j;
+    warp_t *pick = &sm->warps[k * sm->nsched + si];
+    s->issued = 1;
+    s->last = k * sm->nsched + si;   /* = pick->slot, without touching *pick yet */
+    s->last_k = k;
+    s->last_mine = 1;
+    s->wake = now + 1;
+    return pick;
+}
+
+/* Ask the host CPU to start loading what issuing scheduler si's chosen
+ * warp will touch: its first cache line, its stack top, the scoreboard
+ * entries and the registers of the instruction at its pc -- all found from
+ * the scheduler's view, without reading the warp (that would wait for the
+ * first miss). For an H200 the SMs' state is far bigger than the host's
+ * caches, so these are mostly misses; started together for all of an SM's
+ * schedulers, they overlap instead of coming one by one. A hint only:
+ * nothing here changes what the simulation computes. */
+static void prefetch_issue(const sm_t *sm, const sm_launch_t *l, uint32_t si)
+{
+    uint32_t k = sm->sched[si].last_k, slot = sm->sched[si].last;
+    const sm_slot_t *v = &sm->view[si * sm->per_sched + k];
+    const warp_t *w = &sm->warps[slot];
+    const sm_deps_t *d = &l->deps[v->pc];
+    const uint32_t *regs = &sm->regfile[(size_t)slot * (l->prog->nregs ? l->prog->nregs : 1) * WARP_SIZE];
+    PREFETCH(w);
+    PREFETCH(&w->stack[v->depth ? v->depth - 1 : 0]);
+    PREFETCH(&w->pred_ready[0]);
+    for (uint32_t i = 0; i < d->nregs; i++) {   /* the registers it reads and writes */
+        PREFETCH(&w->reg_ready[d->regs[i]]);
+        PREFETCH(&regs[(size_t)d->regs[i] * WARP_SIZE]);
+        PREFETCH(&regs[(size_t)d->regs[i] * WARP_SIZE + 16]);   /* 128 bytes: two lines */
     }
-    if (pick) {
-        s->issued = 1;
-        s->last = pick->slot;
-        s->last_k = pick_k;
-        s->last_mine = 1;
-        s->wake = now + 1;
-        return issue(sm, l, si, pick, now, err);
-    }
-    s->issued = 0;
-    s->wake = best_wake;
-    s->reason = best_wake != SM_NEVER ? best_why : any_barrier ? STALL_BARRIER : STALL_IDLE;
-    return 0;
 }
 
 int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
@@ -525,13 +814,25 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
     uint32_t blocks_before = sm->blocks_used;
     int dirty = sm->dirty;
     sm->dirty = 0;
+    /* Every scheduler chooses first, then the chosen warps issue in
+     * scheduler order. (A choice at cycle now depends only on what issued
+     * before now: an issue's effects on other warps -- a barrier released,
+     * a block finished -- count from now + 1.) */
+    warp_t *pick[SM_MAX_SCHEDULERS];
     for (uint32_t s = 0; s < sm->nsched; s++) {
-        int r = schedule(sm, l, s, now, dirty, err);
+        pick[s] = schedule(sm, l, s, now, dirty);
+        if (pick[s])
+            prefetch_issue(sm, l, s);
+        else
+            st->stalls[sm->sched[s].reason]++;
+    }
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        if (!pick[s])
+            continue;
+        int r = issue(sm, l, s, pick[s], now, err);
         if (r < 0)
             return -1;
         finished += r;
-        if (!sm->sched[s].issued)
-            st->stalls[sm->sched[s].reason]++;
     }
     sm->last_eval = now + 1;
     /* Anything that changed warp states this cycle (an issue, a barrier
@@ -606,7 +907,8 @@ void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n
                          ": pc %" PRIu32 " (line %" PRIu32 ")%s\n",
                          sm->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], w->warp_in_block, pc,
                          pc < l->prog->ncode ? l->prog->code[pc].line : 0,
-                         w->state == WARP_BARRIER ? " at bar.sync" : "");
+                         w->state == WARP_BARRIER ? " at bar.sync"
+                         : w->next_issue == SM_BLOCKED ? " after mbarrier.wait (the phase never completes)" : "");
         if (k < 0 || (size_t)k >= n - used)
             break;
         used += (size_t)k;

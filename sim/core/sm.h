@@ -17,7 +17,13 @@
 
 #define SM_MAX_SCHEDULERS 8
 #define SM_NEVER UINT64_MAX
+#define SM_MAX_WARPS_PER_SCHED 64   /* one bit each in sm_sched_t's masks */
 #define SM_DEP_REGS (4 * 8 + 8)   /* 4 sources and a destination of up to 8 registers */
+#define SM_MAX_MBARS 16       /* mbarriers per block (isa.h)                 */
+#define SM_MAX_WARPGROUPS 8   /* 4 warps each: 1,024 threads per block      */
+#define SM_WGMMA_RING 8       /* wgmma.wait N: N < SM_WGMMA_RING             */
+#define SM_BLOCKED (SM_NEVER - 1) /* next_issue of a warp waiting on an
+                                     mbarrier phase no one has completed  */
 
 struct memsys;
 
@@ -59,6 +65,8 @@ typedef struct sm_launch {
     uint32_t tc_interval[T_COUNT];       /* wmma.mma.T holds its scheduler's
                                             Tensor Core this many cycles (0:
                                             the preset has no such format) */
+    uint32_t tc_rate[T_COUNT];           /* wgmma: the full (datasheet) Tensor
+                                            Core FLOP per clock per SM        */
     gpu_stats_t *st;              /* statistics being accumulated            */
     uint64_t last_activity;       /* latest cycle anything issued/completed  */
     const struct gpu_run *run;    /* what observers see                      */
@@ -70,6 +78,25 @@ typedef struct sm_launch {
 
 /* Tell the observer, if any, about an event. */
 void sm_notify(sm_launch_t *l, const gpu_event_t *ev);
+
+/* One mbarrier of a block (isa.h): its state, kept beside shared memory. */
+typedef struct sm_mbar {
+    uint32_t addr;                /* shared-memory address (the key)         */
+    uint32_t count;               /* arrivals per phase                      */
+    uint32_t pending;             /* arrivals still missing in this phase    */
+    uint32_t phase;               /* phases completed                        */
+    int64_t tx;                   /* bytes expected and not yet arrived      */
+    uint64_t t_max;               /* latest arrival / byte of this phase     */
+    uint64_t t_done;              /* cycle the last completed phase ended    */
+} sm_mbar_t;
+
+/* Per-warp state of the asynchronous instructions (apart from warp_t). */
+typedef struct sm_async {
+    uint64_t wgmma_done[SM_WGMMA_RING]; /* finish cycle of the last wgmmas  */
+    uint32_t wgmma_n;             /* wgmma.mma_async issued so far           */
+    uint8_t wait_mbar;            /* 1 + index of the mbarrier it waits on   */
+    uint8_t wait_parity;          /* the phase parity it waits for           */
+} sm_async_t;
 
 /* A thread block resident on an SM. */
 typedef struct sm_block {
@@ -83,18 +110,43 @@ typedef struct sm_block {
     exec_ctx_t x;                 /* what its warps' instructions see: filled
                                      when the block is placed, so that an
                                      issue only sets x.clock               */
+    uint32_t nmbar;               /* mbarriers initialised                   */
+    sm_mbar_t mbar[SM_MAX_MBARS];
+    uint32_t wg_count[SM_MAX_WARPGROUPS];   /* wgmmas the warpgroup's first
+                                               warp has issued (B reads)     */
+    uint64_t wg_b_ready[SM_MAX_WARPGROUPS]; /* when that last B read is done */
 } sm_block_t;
 
-/* One warp scheduler (one per sub-partition). */
+/* A warp waiting for its operands: when they are ready, and its place k
+ * in its scheduler's view. */
+typedef struct sm_sleeper {
+    uint64_t ready;
+    uint32_t k;
+} sm_sleeper_t;
+
+/* One warp scheduler (one per sub-partition). Its warps are named by their
+ * place k in its part of sm->view (warp slot k * nsched + s); the sets below
+ * are bit masks over k (a scheduler owns at most SM_MAX_WARPS_PER_SCHED
+ * warps), kept up to date by sched_view so that picking a warp takes a few
+ * mask operations instead of a look at every warp. */
 typedef struct sm_sched {
     uint32_t last;                /* LRR: last slot issued; GTO: greedy slot */
     uint32_t last_k;              /* last / nsched: its place in the view    */
     uint8_t last_mine;            /* last is one of this scheduler's slots   */
     uint32_t nslots;              /* warp slots it owns                      */
     uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
+    uint64_t busy_until;          /* the latest of unit_free[]               */
     uint64_t wake;                /* earliest cycle a warp may be ready      */
+    uint64_t tc_free;             /* its Tensor Core's wgmma queue is free   */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
+    uint64_t live;                /* warps in state WARP_READY               */
+    uint64_t at_barrier;          /* warps in state WARP_BARRIER             */
+    uint64_t awake;               /* live warps whose operands are ready     */
+    uint64_t on_unit[UNIT_COUNT]; /* live warps whose next instruction
+                                     issues to each function unit           */
+    sm_sleeper_t *sleepers;       /* the other live warps, latest first     */
+    uint32_t nsleepers;
 } sm_sched_t;
 
 /* What a scheduler looks at of one warp slot, kept apart from warp_t (which
@@ -104,6 +156,8 @@ typedef struct sm_sched {
 typedef struct sm_slot {
     uint64_t dep_ready;           /* warp_t.dep_ready                        */
     uint64_t age;                 /* warp_t.age                              */
+    uint32_t pc;                  /* its next instruction (0 when done)      */
+    uint8_t depth;                /* warp_t.depth (for prefetching its top)  */
     uint8_t state;                /* warp_t.state                            */
     uint8_t unit;                 /* warp_t.unit                             */
     uint8_t why;                  /* warp_t.dep_why                          */
@@ -120,6 +174,7 @@ typedef struct sm {
     uint32_t per_sched;           /* slots per scheduler, rounded up         */
     uint32_t *view_at;            /* nwarps: index of each slot in view      */
     sm_block_t *blocks;           /* nblocks slots                           */
+    sm_async_t *async;            /* nwarps: per-warp async state            */
     uint32_t nblocks;
     uint32_t blocks_used;         /* resident blocks                         */
     uint32_t *regfile;            /* nwarps x nregs x 32 registers           */
@@ -133,9 +188,15 @@ typedef struct sm {
                                      every scheduler must look again        */
 } sm_t;
 
-/* Allocate slots for blocks_per_sm blocks of the launch's shape. */
-int sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, simt_err_t *err);
-void sm_free(sm_t *sm);
+/* Host bytes one SM needs for blocks_per_sm blocks of the launch's shape:
+ * its warps, registers, scheduler state and shared memory. */
+size_t sm_host_bytes(const sm_launch_t *l, uint32_t blocks_per_sm);
+
+/* Set up an SM with slots for blocks_per_sm blocks, in `host`: sm_host_bytes
+ * bytes aligned to 128 (need not be zeroed), which the caller owns and frees after the
+ * launch (gpu.c gives all SMs one allocation, on huge pages where the host
+ * has them: the SMs' state is tens of MB, touched at random every cycle). */
+void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, void *host);
 
 /* Place block ctaid on the SM at cycle now; returns 0, or -1 if no slot. */
 int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now);

@@ -88,6 +88,16 @@ start:
     wmma.mma.f16 %r48, %r40, %r44, %r48
     wmma.mma.e4m3 %r48, %r40, %r44, %r56
     wmma.store.d.shared.f32 [buf], %r56, 16
+    mbarrier.init.shared [buf+8], 1
+    mbarrier.arrive.expect_tx.shared [%r30+8], %r2
+    mbarrier.wait.parity.shared [buf+8], 1
+    cp.async.bulk.shared.global.4x32 [tile], [%r30-16], 4096, [buf+8]
+@%p1 cp.async.bulk.shared.global.128x64 [%r31+32], [%r30], %r2, [%r32]
+    wgmma.mma_async.n64.f16 %r0, [tile], [%r31+512], 128
+    wgmma.mma_async.n8.tf32 %r8, [%r2], [%r3], %r4
+    wgmma.mma_async.n32.e5m2 %r16, [%r2+16], [tile+32], 64
+    wgmma.wait 0
+    wgmma.wait 7
     bar.sync
     bar.sync 0
 @%p1 bra skip

@@ -8,7 +8,9 @@
  * and backward, so loops happen; max_warp_instrs bounds them), global and
  * shared loads, stores and atomics at addresses that are usually inside
  * the buffers and sometimes not, barriers (sometimes in divergent code)
- * and exits. The program runs on a tiny GPU. Kernel faults and timeouts
+ * and exits, and the asynchronous instructions (mbarriers, bulk copies,
+ * wgmma, wgmma.wait) with operands that are sometimes wrong. The program
+ * runs on a tiny GPU. Kernel faults and timeouts
  * are expected results; crashes, ASan and UBSan reports are bugs. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len = 0, cap = sizeof prog;
     uint32_t grid = 1 + take(&b) % 4, block = 1 + take(&b) % 96, grid_y = 1 + take(&b) % 2;
     uint32_t cfg = take(&b);
-    uint32_t smem = 64u << (take(&b) % 3);           /* 64, 128 or 256 bytes */
+    uint32_t smem = 64u << (take(&b) % 5);           /* 64 ... 1024 bytes */
     uint32_t ninstr = 1 + take(&b) % MAX_INSTRS;
 
     put(prog, cap, &len, ".kernel fuzz\n.param buf\n.param n\n.shared s %u\n", smem);
@@ -100,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                          "    mov.u32 %%r1, %%ctaid.x;\n    mov.u32 %%r2, %%laneid;\n");
     for (uint32_t i = 0; i < ninstr; i++) {
         char a[16], c[16], d[16];
-        uint32_t kind = take(&b) % 16, t = take(&b);
+        uint32_t kind = take(&b) % 19, t = take(&b);
         const char *ty = TYPES[t % 4];
         int fl = ty[0] == 'f';
         char guard[16] = "";
@@ -183,6 +185,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 14:
             put(prog, cap, &len, "    %sbar.sync;\n", guard);
+            break;
+        case 16: {          /* mbarrier: init, arrive, wait (parity from a register: 0..7) */
+            static const char *const MB[] = { "init", "arrive.expect_tx", "wait.parity" };
+            uint32_t off = (take(&b) % 8) * 8;   /* aligned (the assembler rejects the rest) */
+            if (t & 128)   /* through a register: any value, so sometimes misaligned or outside */
+                put(prog, cap, &len, "    %smbarrier.%s.shared [%%r%u], %s;\n", guard, MB[take(&b) % 3],
+                    take(&b) % 8, t & 32 ? "%r3" : t & 16 ? "1" : "0");
+            else
+                put(prog, cap, &len, "    %smbarrier.%s.shared [%u], %s;\n", guard, MB[take(&b) % 3],
+                    off % smem, t & 32 ? "%r3" : t & 16 ? "1" : "0");
+            break;
+        }
+        case 17: {          /* bulk copy: rows x 16 or 32 bytes, source usually in the buffer */
+            uint32_t rows = 1 + take(&b) % 4, rb = 16u << (t & 1);
+            put(prog, cap, &len, "    and.b32 %%r9, %%r%u, %u;\n    add.u32 %%r9, %%r9, %%r8;\n",
+                take(&b) % 8, (t & 64) ? 0xFFFFFFF0u : (BUF_BYTES / 2 - 1) & ~15u);
+            put(prog, cap, &len, "    %scp.async.bulk.shared.global.%ux%u [%u], [%%r9], %s, [%u];\n", guard,
+                rows, rb, (take(&b) % 4) * 16, t & 2 ? "%r4" : "32", (take(&b) % 8) * 8);
+            break;
+        }
+        case 18:            /* wgmma (A needs 512 bytes: out of bounds unless smem is 1 KB) or a wait */
+            if (t & 1)
+                put(prog, cap, &len, "    %swgmma.wait %u;\n", guard, take(&b) % 8);
+            else
+                put(prog, cap, &len, "    %swgmma.mma_async.n%u.%s %%r%u, [%u], [%u], %s;\n", guard,
+                    8u << (take(&b) % 2), (t & 2) ? "f16" : "e4m3", 16 + take(&b) % 8,
+                    (take(&b) % 4) * 16, (take(&b) % 4) * 16, t & 4 ? "%r5" : "16");
             break;
         default:
             put(prog, cap, &len, "    %sexit;\n", guard);

@@ -512,6 +512,60 @@ static void test_error_format(void **state)
                  "t.s:1:14: error: unknown register '%r99' (registers are %r0..%r63)");
 }
 
+/* The asynchronous instructions (mbarrier, cp.async.bulk, wgmma): each
+ * misuse is named at its file:line:col. */
+static void test_errors_async(void **state)
+{
+    (void)state;
+    static const struct { const char *line, *msg; } cases[] = {
+        { "mbarrier.init [s], 1",
+          "t.s:3:14: error: 'mbarrier.init' needs .shared (an mbarrier lives in shared memory)" },
+        { "mbarrier.arrive.shared [s], 1",
+          "t.s:3:9: error: 'mbarrier' needs .init, .arrive.expect_tx or .wait.parity" },
+        { "mbarrier.init.shared [s+4], 1",
+          "t.s:3:22: error: operand 1 of 'mbarrier.init' must be 8-byte aligned (an mbarrier is 8 bytes), got offset 4" },
+        { "mbarrier.wait.parity.shared [s], 2",
+          "t.s:3:34: error: mbarrier parity must be 0 or 1, got '2'" },
+        { "mbarrier.init.shared %r1, 1",
+          "t.s:3:22: error: operand 1 of 'mbarrier.init' must be a memory address like [%r1+4], got '%r1'" },
+        { "cp.async.bulk.shared.global [t], [%r1], 64, [s]",
+          "t.s:3:28: error: 'cp.async.bulk' needs a box shape .RxB after .global (R rows of B bytes, e.g. .64x128)" },
+        { "cp.async.bulk.shared.global.256x32 [t], [%r1], 64, [s]",
+          "t.s:3:28: error: box .256x32: rows must be 1..255 and bytes per row a multiple of 16 in 16..4080" },
+        { "cp.async.bulk.shared.global.4x24 [t], [%r1], 64, [s]",
+          "t.s:3:28: error: box .4x24: rows must be 1..255 and bytes per row a multiple of 16 in 16..4080" },
+        { "cp.async.bulk.shared.global.4x32 [t], [s], 64, [s]",
+          "t.s:3:40: error: shared array 's' used in a .global address" },
+        { "cp.async.bulk.shared.global.4x32 [t], [%r1], 40, [s]",
+          "t.s:3:46: error: the global row pitch must be a multiple of 16 bytes, got '40'" },
+        { "cp.async.bulk.shared.global.4x32 [t], [%r1], 64",
+          "t.s:3:1: error: 'cp.async.bulk' needs 4 operands ([dst], [src], pitch, [mbar]), got 3" },
+        { "cp.async.global.shared [t], [%r1], 64, [s]",
+          "t.s:3:3: error: 'cp' needs .async.bulk.shared.global.RxB (a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128)" },
+        { "wgmma.mma_async.f16 %r0, [t], [t], 64",
+          "t.s:3:16: error: 'wgmma.mma_async' needs a shape .nN (N = 8..128, a multiple of 8), e.g. wgmma.mma_async.n64.f16" },
+        { "wgmma.mma_async.n12.f16 %r0, [t], [t], 64",
+          "t.s:3:16: error: shape .n12: N must be 8..128 and a multiple of 8" },
+        { "wgmma.mma_async.n64.f32 %r0, [t], [t], 64",
+          "t.s:3:20: error: type '.f32' not allowed for 'wgmma.mma_async' (allowed: f16 bf16 tf32 e4m3 e5m2)" },
+        { "wgmma.mma_async.n128.f16 %r8, [t], [t], 64",
+          "t.s:3:26: error: accumulator %r8..%r71 of 'wgmma.mma_async' needs 64 registers and goes past %r63" },
+        { "wgmma.mma_async.n64.f16 %r0, [t+8], [t], 64",
+          "t.s:3:30: error: operand 2 of 'wgmma.mma_async' must be 16-byte aligned (bulk copies and wgmma move 16-byte pieces), got offset 72" },
+        { "wgmma.wait %r1",
+          "t.s:3:12: error: 'wgmma.wait' needs an immediate 0..7 (wgmma.mma_async still allowed to run), got '%r1'" },
+        { "wgmma.wait 8",
+          "t.s:3:12: error: 'wgmma.wait' needs an immediate 0..7 (wgmma.mma_async still allowed to run), got '8'" },
+        { "wgmma.commit",
+          "t.s:3:6: error: 'wgmma' needs .mma_async or .wait" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src, ".shared s 64\n.shared t 1024\n%s\nexit\n", cases[i].line);
+        expect_error(src, cases[i].msg);
+    }
+}
+
 static void test_errors_instructions(void **state)
 {
     (void)state;
@@ -1066,6 +1120,7 @@ int main(void)
         cmocka_unit_test(test_assemble_file),
         cmocka_unit_test(test_error_format),
         cmocka_unit_test(test_errors_instructions),
+        cmocka_unit_test(test_errors_async),
         cmocka_unit_test(test_errors_operands),
         cmocka_unit_test(test_errors_program),
         cmocka_unit_test(test_reconv_if_else),

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exec.h"
+#include "numfmt.h"
 #include "support.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -848,6 +850,37 @@ static void test_divergent_break(void **state)
               want_break);
 }
 
+/* wgmma decodes its inputs with exec_decode_fast: every code of every
+ * Tensor Core format must decode exactly as numfmt_decode does (NaN to a
+ * NaN of the same sign is enough). */
+static void test_decode_fast_matches_numfmt(void **state)
+{
+    (void)state;
+    static const struct { uint8_t type; numfmt_t fmt; uint32_t codes; } f[] = {
+        { T_F16, NUMFMT_F16, 1u << 16 }, { T_BF16, NUMFMT_BF16, 1u << 16 },
+        { T_E4M3, NUMFMT_E4M3, 256 }, { T_E5M2, NUMFMT_E5M2, 256 },
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        for (uint32_t v = 0; v < f[i].codes; v++) {
+            float a = exec_decode_fast(f[i].type, v), b = numfmt_decode(f[i].fmt, v);
+            if (isnan(b)) {
+                assert_true(isnan(a));
+                assert_int_equal(signbit(a) != 0, signbit(b) != 0);
+            } else if (memcmp(&a, &b, 4) != 0) {
+                fail_msg("type %u code 0x%x: fast %a, numfmt %a", f[i].type, v, (double)a, (double)b);
+            }
+        }
+    /* TF32 in an f32 container: a spread of patterns, low 13 bits ignored */
+    for (uint32_t k = 0; k < 100000; k++) {
+        uint32_t v = k * 2654435761u;
+        float a = exec_decode_fast(T_TF32, v), b = numfmt_decode(NUMFMT_TF32, v);
+        if (isnan(b))
+            assert_true(isnan(a));
+        else
+            assert_memory_equal(&a, &b, 4);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -878,6 +911,7 @@ int main(void)
         cmocka_unit_test(test_divergent_early_exit),
         cmocka_unit_test(test_divergent_exit_inside_loop),
         cmocka_unit_test(test_divergent_break),
+        cmocka_unit_test(test_decode_fast_matches_numfmt),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -374,6 +374,12 @@ static void test_watchdog_endless_loop(void **state)
     assert_int_equal(gpu_launch(g, &p, &l, NULL, 0, &st, &e), -1);
     assert_int_equal(e.code, SIMT_E_TIMEOUT);
     support_contains(e.msg, "pc 2 (line 4)");
+
+    /* the schedulers pack cycles into 40 bits: more is refused by name */
+    l.max_cycles = GPU_MAX_CYCLES_LIMIT + 1;
+    assert_int_equal(gpu_launch(g, &p, &l, NULL, 0, &st, &e), -1);
+    assert_int_equal(e.code, SIMT_E_LAUNCH);
+    support_contains(e.msg, "max_cycles 549755813889 exceeds the simulator's limit of 549755813888 cycles");
     isa_program_free(&p);
 }
 
@@ -453,6 +459,15 @@ static void test_desc_validation(void **state)
     d.line_bytes = 96;
     assert_int_equal(gpu_desc_validate(&d, &e), -1);
     support_contains(e.msg, "line_bytes");
+    /* a scheduler keeps at most 64 warps (one bit each in its masks) */
+    support_desc(&d);
+    d.schedulers_per_sm = 1;
+    d.max_threads_per_sm = 2048;
+    assert_int_equal(gpu_desc_validate(&d, &e), 0);
+    d.max_threads_per_sm = 2080;
+    assert_int_equal(gpu_desc_validate(&d, &e), -1);
+    assert_int_equal(e.code, SIMT_E_USAGE);
+    support_contains(e.msg, "'max_threads_per_sm' (2080) would give each of the 1 schedulers more than 64 warps");
 }
 
 /* ---- grid and block mapping ---------------------------------------------------- */
