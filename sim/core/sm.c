@@ -60,6 +60,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
+        d->async = in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT;
         if (in->op == OP_WGMMA)
             d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
@@ -496,8 +497,8 @@ static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint6
 static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t now, simt_err_t *err)
 {
     sm_block_t *blk = &sm->blocks[w->block_slot];
-    const sm_deps_t *d = &l->deps[warp_pc(w)];
-    const isa_instr_t *in = &l->prog->code[warp_pc(w)];
+    uint32_t pc = warp_pc(w);
+    const sm_deps_t *d = &l->deps[pc];
     exec_ctx_t x = {
         .prog = l->prog, .mem = l->mem, .smem = blk->smem, .smem_bytes = sm->smem_per_block,
         .params = l->params, .smid = sm->id, .clock = now, .check = l->check,
@@ -523,8 +524,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
     uint64_t ready = now + l->latency[d->unit];
     int from_mem = 0;
-    int async = info.op >= OP_MBAR_INIT && info.op <= OP_WGMMA_WAIT;
-    if (d->unit == UNIT_LSU && info.mask && !async) {
+    if (d->unit == UNIT_LSU && info.mask && !d->async) {
         uint64_t accepted;
         ready = mem_done(sm, l, now, &info, &accepted);
         from_mem = 1;
@@ -550,12 +550,16 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
-    int blocked = 0;
-    if (async && (blocked = async_issue(sm, l, sched, w, blk, in, &info, now, err)) < 0)
-        return -1;
-    warp_refresh(l, w);
-    if (blocked)
-        w->dep_why = STALL_BARRIER;   /* waits for another warp's arrival or copy */
+    if (d->async) {
+        int blocked = async_issue(sm, l, sched, w, blk, &l->prog->code[pc], &info, now, err);
+        if (blocked < 0)
+            return -1;
+        warp_refresh(l, w);
+        if (blocked)
+            w->dep_why = STALL_BARRIER;   /* waits for another warp's arrival or copy */
+    } else {
+        warp_refresh(l, w);
+    }
     sched_view(sm, w);
 
     w->issued_at = now;

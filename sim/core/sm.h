@@ -39,6 +39,8 @@ typedef struct sm_deps {
                                  holds the Tensor Core), else T_NONE        */
     uint8_t psrc[3];          /* predicates read (guard first), ISA_NO_REG  */
     uint8_t pdst;             /* predicate written, or ISA_NO_REG           */
+    uint8_t async;            /* mbarrier, cp.async.bulk, wgmma: timed by
+                                 async_issue (sm.c)                         */
 } sm_deps_t;
 
 /* Everything one launch shares between SMs (owned by gpu.c). */
