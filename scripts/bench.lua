@@ -24,19 +24,20 @@ local cases = {
 -- simulator speed as above plus TFLOP/s, % of the preset's (datasheet)
 -- peak, and the speed-up over the FP32-lane matmul_tiled16 at the same n
 -- (run once; at n = 1024 that alone takes minutes of host time).
--- Cases tcasync1024, tcasync2048, tcasync4096: tc_gemm_async_FMT (bulk
+-- Cases tcasync512, tcasync1024, tcasync2048, tcasync4096: tc_gemm_async_FMT (bulk
 -- copies + wgmma, 128 x 256 tiles) on the whole h200 for every format:
 -- TFLOP/s, % of the Tensor Core peak at the preset's clock and of the
 -- datasheet figure, the measured library GEMM (8192^3, reference/
--- h200-measured.md), and the speed-up over tc_matmul_2x2 and over the
+-- h200-measured.md), the ceiling L2 bandwidth alone would allow (the
+-- bytes L2 served / l2_bytes_per_clk), and the speed-up over tc_matmul_2x2 and over the
 -- FP32-lane matmul_reg64 at the same n (run once; minutes of host time
 -- at n = 2048, so tcasync4096 skips both baselines).
 local tc_n = ({ tc512 = 512, tc1024 = 1024 })[case]
-local async_n = ({ tcasync1024 = 1024, tcasync2048 = 2048, tcasync4096 = 4096 })[case]
+local async_n = ({ tcasync512 = 512, tcasync1024 = 1024, tcasync2048 = 2048, tcasync4096 = 4096 })[case]
 local c = cases[case]
 if not c and not tc_n and not async_n then
   error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, tc512, tc1024, "
-        .. "tcasync1024, tcasync2048, tcasync4096)")
+        .. "tcasync512, tcasync1024, tcasync2048, tcasync4096)")
 end
 
 local function median_run(run)
@@ -86,6 +87,12 @@ if async_n then
     if library[fmt] then
       line = line .. string.format("; measured library GEMM (n=8192) %d TF", library[fmt])
     end
+    -- what L2 bandwidth allows: every sector it served (copies in, C out)
+    -- at l2_bytes_per_clk, nothing else in the way
+    local l2_bytes = (r.l2_hits + r.l2_misses) * d.sector_bytes
+    local l2_cycles = l2_bytes / d.l2_bytes_per_clk
+    line = line .. string.format("\n        L2 moved %.0f MB = %.0f%% of its %d B/clk over the run: an L2-bound ceiling of %.0f TF/s",
+      l2_bytes / 1e6, 100 * l2_cycles / r.cycles, d.l2_bytes_per_clk, r.tflops * r.cycles / l2_cycles)
     if fp then
       local b2 = g:launch(simt.kernel("lessons/kernels/tc_matmul_2x2_" .. fmt .. ".s"),
                           { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 32, 4 }, check = check }, At, Bt, C, n)

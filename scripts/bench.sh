@@ -5,10 +5,10 @@
 # is shared and noisy; compare ratios and medians between runs.
 # Case tc512 (tc1024: several minutes, for its FP32 baseline) prints Tensor
 # Core matmul TFLOP/s per format and the speed-up over FP32 on h200.
-# Cases tcasync1024 / tcasync2048 / tcasync4096 print the asynchronous
-# Tensor Core GEMM (tc_gemm_async: bulk copies + wgmma) per format: TFLOP/s,
-# % of peak, and the speed-up over tc_matmul_2x2 and FP32 matmul_reg64
-# (tcasync1024 takes about a minute of host time, tcasync2048 several).
+# Cases tcasync512 / 1024 / 2048 / 4096 print the asynchronous Tensor Core
+# GEMM (tc_gemm_async: bulk copies + wgmma) per format: TFLOP/s, % of peak,
+# the L2-bandwidth ceiling, and the speed-up over tc_matmul_2x2 and FP32
+# matmul_reg64 (tcasync1024 takes about a minute of host time, 2048 several).
 # The kernel checker is off except in CASE_check (tiled512_check: its cost).
 # usage: scripts/bench.sh [CASE...]   (default: all cases but tc1024)
 set -euo pipefail

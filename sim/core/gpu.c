@@ -569,16 +569,16 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
                       p->name, now);
             goto done;
         }
-        if (now == SM_BLOCKED) {   /* only warps waiting on mbarriers are left */
-            char where[700] = "";
-            for (uint32_t i = 0; i < nsm && strlen(where) < sizeof where - 100; i++)
-                sm_describe_warps(&sms[i], &l, where + strlen(where), sizeof where - strlen(where));
-            simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
-                      "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
-                      "bytes than the mbarrier expects?):\n%s", p->name, where);
-            goto done;
-        }
         if (now >= max_cycles || st.warp_instrs >= max_instrs) {
+            if (now == SM_BLOCKED) {   /* only warps waiting on mbarriers are left */
+                char where[700] = "";
+                for (uint32_t i = 0; i < nsm && strlen(where) < sizeof where - 100; i++)
+                    sm_describe_warps(&sms[i], &l, where + strlen(where), sizeof where - strlen(where));
+                simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
+                          "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
+                          "bytes than the mbarrier expects?):\n%s", p->name, where);
+                goto done;
+            }
             timeout(sms, nsm, &l, now, err);
             goto done;
         }

@@ -246,7 +246,78 @@ typedef enum isa_opd_kind {
  * f32, so each step rounds once, to nearest even); D[i][j] = acc. Real
  * Tensor Cores add several products at once in a wider internal format
  * and round (or truncate) differently, so their low bits differ; the
- * error sizes shown in lessons are the same order. */
+ * error sizes shown in lessons are the same order.
+ *
+ * Asynchronous copies and MMAs (the way Hopper GEMMs feed Tensor Cores).
+ * A thread block stages tiles of A and B in shared memory with bulk copies
+ * (like TMA), waits for them on an mbarrier, and runs wgmma on them while
+ * the copies of the next tiles are in flight (lessons/kernels/
+ * tc_gemm_async_*.s).
+ *
+ *   mbarrier.init.shared [m], count
+ *       m is an mbarrier: 8 bytes of shared memory (8-byte aligned) that
+ *       the block uses only through mbarrier instructions. Its state
+ *       (phase, pending arrivals, pending transaction bytes) is kept by
+ *       the SM beside shared memory, keyed by the address (at most
+ *       SM_MAX_MBARS = 16 per block); an ld/st of those bytes does not see
+ *       it. Starts phase 0 expecting `count` (1..65535) arrivals. Use
+ *       bar.sync after it before other warps touch the barrier.
+ *   mbarrier.arrive.expect_tx.shared [m], bytes
+ *       One arrival (per WARP executing it, not per thread: simtlab's
+ *       simplification) that also expects `bytes` more bytes from bulk
+ *       copies in this phase (0 allowed). The phase completes when all
+ *       `count` arrivals came and all expected bytes arrived (a copy may
+ *       land before its arrival); the next phase then starts with the same
+ *       count. More arrivals than `count` in a phase are a kernel fault.
+ *   mbarrier.wait.parity.shared [m], parity
+ *       The warp waits until the phase with this parity (0 or 1: phase
+ *       number & 1) has completed, i.e. until the barrier's current phase
+ *       parity differs from `parity` (so waiting for parity 1 before
+ *       anything happened returns at once, as in PTX). It resumes at the
+ *       cycle the phase's last byte (or last arrival) came. A launch whose
+ *       remaining warps all wait for phases nothing can complete stops with
+ *       a "stuck" report.
+ *   cp.async.bulk.shared.global.RxB [dst], [src], pitch, [m]
+ *       A 2-D bulk copy, like a TMA box: R rows (1..255) of B bytes (16..
+ *       4080, a multiple of 16) from global src + r * pitch to shared
+ *       dst + r * B (rows packed), then "complete_tx" of R * B bytes on
+ *       mbarrier m. dst, src and pitch must be multiples of 16. Executed
+ *       once per warp with the lowest active lane's operands (guard it so
+ *       that one warp issues it); no lane active: nothing. Functionally the
+ *       data moves at issue (like every load here); the timing model sends
+ *       its sectors from L2/DRAM through the SM's copy engine (not L1, not
+ *       the LSU; memsys.h) and the bytes arrive when the last sector does.
+ *   wgmma.mma_async.nN.T d, [a], [b], bstride
+ *       Accumulate D += A x B on the Tensor Core with both inputs read from
+ *       shared memory: A is 16 x K, 16 rows of 32 bytes packed (512 bytes
+ *       at a; K = 16 for f16/bf16, 8 for tf32, 32 for e4m3/e5m2), B is K x
+ *       N, row-major, rows bstride bytes apart starting at b (a, b and
+ *       bstride multiples of 16). N = 8..128, a multiple of 8. D is 16 x N
+ *       f32 in the N/2 registers d..d+N/2-1: element e = row * N + col
+ *       lives in register d + e / 32 of lane e % 32, so each register
+ *       holds 32 consecutive elements of a row (one coalesced 128-byte
+ *       st.global.f32 when N is a multiple of 32). Products and sums in
+ *       the order of wmma.mma (acc = D[i][j], fmaf over k ascending), so
+ *       results equal a chain of wmma.mma over the same k. Every lane must
+ *       be active.
+ *       Real wgmma is issued by a warpgroup (4 consecutive warps, m64):
+ *       here each warp issues its own 16 rows (simpler, and the same work
+ *       per Tensor Core), and warps 4g..4g+3 of a block (a warpgroup) that
+ *       issue their i-th wgmma share one read of B, as the hardware
+ *       broadcasts it to the four Tensor Cores. Timing: it issues at once;
+ *       its operand reads take the SM's shared-memory pipe (128 bytes a
+ *       cycle, shared with ld/st.shared; counted in sld_bytes and
+ *       wavefronts); the scheduler's Tensor Core runs it at the full
+ *       tc_flops_per_clk rate (not the mma.sync rate) once the operands
+ *       are read, after the wgmmas queued before it. D's registers are busy
+ *       (scoreboard) until it finishes, except for the next wgmma into the
+ *       same D, which queues behind it on the Tensor Core.
+ *   wgmma.wait N
+ *       Wait until at most N (0..7) of this warp's wgmma.mma_async are
+ *       still running: before shared memory they read is overwritten (the
+ *       data was read at issue, but the timing must say when).
+ * The kernel checker sees a bulk copy as stores to shared memory (and
+ * reads of global) and wgmma as shared reads; see check.h. */
 
 typedef struct isa_operand {
     uint8_t kind;     /* isa_opd_kind_t                                   */

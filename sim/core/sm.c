@@ -73,6 +73,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
+        d->async = in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT;
         if (in->op == OP_WGMMA)
             d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
@@ -519,13 +520,15 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         uint32_t rate = l->tc_rate[in->type];
         /* A (16 rows of 32 bytes) for this warp; B once per warpgroup */
         uint64_t start = memsys_smem_read(l->memsys, sm->id, now, 512);
+        uint32_t smem_bytes = 512;
         uint32_t g = w->warp_in_block / 4 % SM_MAX_WARPGROUPS;
         uint32_t c = as->wgmma_n + 1;
         uint64_t b_ready = now;
         if (c > blk->wg_count[g]) {
             blk->wg_count[g] = c;
-            blk->wg_b_ready[g] = memsys_smem_read(l->memsys, sm->id, now,
-                                                  isa_wgmma_k((isa_type_t)in->type) * n * eb);
+            uint32_t bb = isa_wgmma_k((isa_type_t)in->type) * n * eb;
+            blk->wg_b_ready[g] = memsys_smem_read(l->memsys, sm->id, now, bb);
+            smem_bytes += bb;
             b_ready = blk->wg_b_ready[g];
         } else if (c == blk->wg_count[g]) {
             b_ready = blk->wg_b_ready[g];
@@ -543,6 +546,8 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
             w->reg_ready[r] = end;
             w->reg_mem &= ~(1ull << r);
         }
+        st->sld_bytes += smem_bytes;           /* operand reads count as shared loads */
+        st->smem_wavefronts += (smem_bytes + 4 * l->desc->smem_banks - 1) / (4 * l->desc->smem_banks);
         as->wgmma_done[as->wgmma_n % SM_WGMMA_RING] = end;
         as->wgmma_n = c;
         if (end > l->last_activity)
@@ -586,8 +591,8 @@ static void barrier_check(sm_t *sm, sm_block_t *blk, const sm_launch_t *l, uint6
 static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t now, simt_err_t *err)
 {
     sm_block_t *blk = &sm->blocks[w->block_slot];
-    const sm_deps_t *d = &l->deps[warp_pc(w)];
-    const isa_instr_t *in = &l->prog->code[warp_pc(w)];
+    uint32_t pc = warp_pc(w);
+    const sm_deps_t *d = &l->deps[pc];
     exec_info_t info;
     blk->x.clock = now;
     if (exec_step(&blk->x, w, &info, err) != 0)
@@ -609,8 +614,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
     uint64_t ready = now + l->latency[d->unit];
     int from_mem = 0;
-    int async = info.op >= OP_MBAR_INIT && info.op <= OP_WGMMA_WAIT;
-    if (d->unit == UNIT_LSU && info.mask && !async) {
+    if (d->unit == UNIT_LSU && info.mask && !d->async) {
         uint64_t accepted;
         ready = mem_done(sm, l, now, &info, &accepted);
         from_mem = 1;
@@ -636,12 +640,16 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;
-    int blocked = 0;
-    if (async && (blocked = async_issue(sm, l, sched, w, blk, in, &info, now, err)) < 0)
-        return -1;
-    warp_refresh(l, w);
-    if (blocked)
-        w->dep_why = STALL_BARRIER;   /* waits for another warp's arrival or copy */
+    if (d->async) {
+        int blocked = async_issue(sm, l, sched, w, blk, &l->prog->code[pc], &info, now, err);
+        if (blocked < 0)
+            return -1;
+        warp_refresh(l, w);
+        if (blocked)
+            w->dep_why = STALL_BARRIER;   /* waits for another warp's arrival or copy */
+    } else {
+        warp_refresh(l, w);
+    }
     sched_view(sm, w);
 
     w->issued_at = now;

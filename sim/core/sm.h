@@ -47,6 +47,8 @@ typedef struct sm_deps {
     uint8_t nregs;            /* entries in regs[]                          */
     uint8_t regs[SM_DEP_REGS];
     uint64_t dst_bits;        /* bit r set: register r is written           */
+    uint8_t async;            /* mbarrier, cp.async.bulk, wgmma: timed by
+                                 async_issue (sm.c)                         */
 } sm_deps_t;
 
 /* Everything one launch shares between SMs (owned by gpu.c). */

@@ -83,6 +83,14 @@ do
     "a bulk copy past the tensor should be reported, got " .. tostring(err))
 end
 
+-- ---- a format the GPU has no Tensor Core for ------------------------------
+do
+  local g = simt.gpu{ arch = "h200", sms = 2, tc_flops_per_clk_fp8 = 0 }
+  local ok, err = pcall(P.matmul, g, "e4m3", 256, "async")
+  expect(not ok and tostring(err):find("no e4m3 Tensor Core", 1, true),
+    "wgmma.e4m3 without FP8 Tensor Cores should fail at launch, got " .. tostring(err))
+end
+
 -- ---- h200 performance shape (4 SMs stand for the chip: per-SM rates) ------
 do
   local g = simt.gpu{ arch = "h200", sms = 4 }
