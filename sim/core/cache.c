@@ -77,7 +77,7 @@ static uint32_t set_base(const cache_t *c, uint32_t tag)
 }
 
 /* Index of the way holding tag in its set, or -1. */
-static int32_t find(const cache_t *c, uint32_t tag)
+static inline int32_t find(const cache_t *c, uint32_t tag)
 {
     uint32_t base = set_base(c, tag);
     for (uint32_t w = 0; w < c->assoc; w++) {

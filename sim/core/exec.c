@@ -470,8 +470,11 @@ static uint8_t *warp_span(const exec_ctx_t *x, const exec_info_t *info, uint32_t
         }
         if (odd & (info->bytes - 1u))
             return NULL;
-        for (uint32_t shift = 1; shift < 32; shift *= 2)
-            diff |= diff >> shift;
+        diff |= diff >> 1;   /* smear: every bit below the highest set one */
+        diff |= diff >> 2;
+        diff |= diff >> 4;
+        diff |= diff >> 8;
+        diff |= diff >> 16;
         uint8_t *p = span_ptr(x, info, a[0] & ~diff, (uint64_t)diff + info->bytes);
         if (p) {
             *lo = a[0] & ~diff;
