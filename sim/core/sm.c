@@ -289,10 +289,9 @@ static void sched_view(sm_t *sm, const warp_t *w)
         uint32_t i = 0;
         while (s->sleepers[i].k != k)
             i++;
-        memmove(&s->sleepers[i], &s->sleepers[i + 1], (s->nsleepers - i - 1) * sizeof *s->sleepers);
-        s->nsleepers--;
+        for (s->nsleepers--; i < s->nsleepers; i++)
+            s->sleepers[i] = s->sleepers[i + 1];
     }
-    s->on_unit[v->unit] &= ~bit(k);
     s->live &= ~bit(k);
     s->awake &= ~bit(k);
     s->at_barrier &= ~bit(k);
@@ -308,16 +307,13 @@ static void sched_view(sm_t *sm, const warp_t *w)
     if (w->state != WARP_READY)
         return;
     s->live |= bit(k);
-    s->on_unit[v->unit] |= bit(k);
     /* Asleep until its operands are ready (wake_up moves it to awake).
      * The list is kept latest first, so the next to wake is at the end,
      * and a warp that just issued (usually due soon) is filed near it. */
-    uint32_t i = s->nsleepers;
-    while (i > 0 && s->sleepers[i - 1].ready < w->dep_ready)
-        i--;
-    memmove(&s->sleepers[i + 1], &s->sleepers[i], (s->nsleepers - i) * sizeof *s->sleepers);
+    uint32_t i = s->nsleepers++;
+    for (; i > 0 && s->sleepers[i - 1].ready < w->dep_ready; i--)
+        s->sleepers[i] = s->sleepers[i - 1];
     s->sleepers[i] = (sm_sleeper_t){ .ready = w->dep_ready, .k = k };
-    s->nsleepers++;
 }
 
 /* Move the warps whose operands are ready by cycle now to the awake set. */
@@ -703,9 +699,10 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
 {
     uint64_t best = SM_NEVER;
     /* awake warps wait only for their unit */
-    for (uint32_t u = 0; u < UNIT_COUNT; u++)
-        if ((s->awake & s->on_unit[u]) && s->unit_free[u] < best)
-            best = s->unit_free[u];
+    for (uint64_t a = s->awake; a; a &= a - 1) {
+        uint64_t t = s->unit_free[view[lowest_bit(a)].unit];
+        best = t < best ? t : best;
+    }
     /* asleep warps wait for max(operands, unit), in operand order: stop at
      * the first whose operands come after the best so far */
     for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready < best;) {
@@ -720,9 +717,9 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     }
     /* every warp ready at `best`; the first in scan order says why */
     uint64_t tied = 0;
-    for (uint32_t u = 0; u < UNIT_COUNT; u++)
-        if (s->unit_free[u] == best)
-            tied |= s->awake & s->on_unit[u];
+    for (uint64_t a = s->awake; a; a &= a - 1)
+        if (s->unit_free[view[lowest_bit(a)].unit] == best)
+            tied |= a & -a;
     for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;) {
         const sm_slot_t *v = &view[s->sleepers[i].k];
         if ((s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready) == best)
@@ -746,13 +743,12 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
     /* The warps that can issue now: live, operands ready, and their
      * function unit free. */
     wake_up(s, now);
-    uint64_t busy = 0;
-    if (s->busy_until > now)          /* some unit is still busy */
-        for (uint32_t u = 0; u < UNIT_COUNT; u++)
-            if (s->unit_free[u] > now)
-                busy |= s->on_unit[u];
-    uint64_t ready = s->awake & ~busy;
     const sm_slot_t *view = &sm->view[si * sm->per_sched];
+    uint64_t ready = s->awake;
+    if (s->busy_until > now)          /* some unit is still busy */
+        for (uint64_t a = s->awake; a; a &= a - 1)
+            if (s->unit_free[view[lowest_bit(a)].unit] > now)
+                ready &= ~(a & -a);
     int lrr = l->desc->sched == SCHED_LRR;
     /* LRR scans from the warp after the one it issued last; GTO from 0 */
     uint32_t per = s->nslots;
