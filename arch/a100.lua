@@ -7,6 +7,9 @@
 --   [h200] values measured on a real H200 (reference/h200-measured.md, see
 --          arch/h200.lua), reused or scaled where Ampere has no measurement
 --          in the repository
+--   [paper] Table 3 of "Hardware features of different Nvidia GPU
+--           architectures", doi:10.1016/j.ultsonch.2023.106546 (PMC10448217):
+--           L2 bandwidth per GPU (a published, derived figure)
 -- "estimate" marks a number without a public figure in the repository.
 -- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
 --
@@ -69,7 +72,9 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
-  l2_bytes_per_clk = 3584,      -- estimate: ~5 TB/s (about 2.5 x DRAM) at 1.41 GHz
+  l2_bytes_per_clk = 5120,      -- [paper] 7,219 GB/s at 1,410 MHz: Table 3 of
+                                -- doi:10.1016/j.ultsonch.2023.106546; agrees with the A100
+                                -- whitepaper's "2.3x V100 L2 read bandwidth"
   dram_gbps = 2039,             -- [spec] 2,039 GB/s HBM2e
   max_mem_inflight = 192,       -- estimate, Little's law: 2,039 GB/s x 477 / 1.41 GHz =
                                 -- 690 KB in flight = 6.4 KB per SM = 200 sectors

@@ -10,6 +10,9 @@
 --   [wp]   NVIDIA Hopper whitepaper / CUDA programming guide, compute
 --          capability 9.0 (general knowledge, not in the repository)
 --   [h200] arch/h200.lua, measured on a real H200 (reference/h200-measured.md)
+--   [paper] Table 3 of "Hardware features of different Nvidia GPU
+--           architectures", doi:10.1016/j.ultsonch.2023.106546 (PMC10448217):
+--           L2 bandwidth per GPU (a published, derived figure)
 -- "estimate" marks a number without a public figure in the repository.
 -- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
 --
@@ -75,7 +78,7 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
-  l2_bytes_per_clk = 3072,      -- estimate: as h200
+  l2_bytes_per_clk = 5120,      -- [paper] as h200 (the same GH100 L2)
   dram_gbps = 3350,             -- [spec] 3,350 GB/s HBM3
   max_mem_inflight = 256,       -- estimate: as h200 (Little's law: 3,350 GB/s x 670 /
                                 -- 1.98 GHz = 1.1 MB in flight = 8.6 KB per SM = 268 sectors)

@@ -5,6 +5,9 @@
 --   [meas]  reference/h200-measured.md measured on a real H200 (calibration)
 --   [wp]    NVIDIA Hopper architecture whitepaper (general knowledge, not in
 --           the repository)
+--   [paper] Table 3 of "Hardware features of different Nvidia GPU
+--           architectures", doi:10.1016/j.ultsonch.2023.106546 (PMC10448217):
+--           L2 bandwidth per GPU (a published, derived figure)
 -- "estimate" marks a number with no trustworthy public source; change it if
 -- you find one and say where it came from.
 --
@@ -78,8 +81,10 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp] 128-byte cache lines
   sector_bytes = 32,            -- [wp] 32-byte sectors
-  l2_bytes_per_clk = 3072,      -- estimate: ~6.1 TB/s at 1.98 GHz, above HBM so that L2
-                                -- hits pay off; not in the reference data
+  l2_bytes_per_clk = 5120,      -- [paper] GH100 L2 8,986 GB/s at 1,755 MHz = 5,120 B/clk:
+                                -- Table 3 of doi:10.1016/j.ultsonch.2023.106546 (PMC10448217);
+                                -- a derived figure, not in our measurements (10.1 TB/s at
+                                -- 1.98 GHz). Was an estimate of 3,072 (CALIBRATION.md)
   dram_gbps = 4800,             -- [spec] 4,800 GB/s HBM3e (measured streaming read: 4,410 [meas])
   max_mem_inflight = 256,       -- estimate from Little's law with [meas]: 4,410 GB/s x
                                 -- 672 cycles / 1.98 GHz = 1.5 MB in flight = 11 KB per SM,

@@ -7,6 +7,9 @@
 --   [h200] values measured on a real H200 (reference/h200-measured.md, see
 --          arch/h200.lua), reused or scaled where Volta has no measurement
 --          in the repository
+--   [paper] Table 3 of "Hardware features of different Nvidia GPU
+--           architectures", doi:10.1016/j.ultsonch.2023.106546 (PMC10448217):
+--           L2 bandwidth per GPU (a published, derived figure)
 -- "estimate" marks a number without a public figure in the repository.
 -- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
 --
@@ -70,7 +73,8 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp] 128-byte lines
   sector_bytes = 32,            -- [wp] 32-byte sectors
-  l2_bytes_per_clk = 1536,      -- estimate: about 2.5 x DRAM bandwidth (as h200's choice)
+  l2_bytes_per_clk = 2048,      -- [paper] 3,133 GB/s at 1,530 MHz: Table 3 of
+                                -- doi:10.1016/j.ultsonch.2023.106546
   dram_gbps = 900,              -- [spec] 900 GB/s HBM2
   max_mem_inflight = 128,       -- estimate, Little's law: 900 GB/s x 518 cycles / 1.53 GHz
                                 -- = 305 KB in flight = 3.8 KB per SM = 119 sectors
