@@ -276,9 +276,8 @@ static inline uint32_t lowest_bit(uint64_t v)
 }
 
 /* Copy what the schedulers look at of warp w into its slot of sm->view,
- * and file it in its scheduler's sets: live or at a barrier, the unit its
- * next instruction needs, and awake (operands ready) or asleep in the
- * sleepers list until its operands are. Called after every change of the
+ * and file it in its scheduler's sets: live or at a barrier, and awake
+ * (operands ready) or asleep in the sleepers list until its operands are. Called after every change of the
  * warp's state, readiness or age. */
 static void sched_view(sm_t *sm, const warp_t *w)
 {
