@@ -10,12 +10,13 @@
 # the L2-bandwidth ceiling, and the speed-up over tc_matmul_2x2 and FP32
 # matmul_reg64 (tcasync1024 takes about a minute of host time, 2048 several).
 # The kernel checker is off except in CASE_check (tiled512_check: its cost).
-# usage: scripts/bench.sh [CASE...]   (default: all cases but tc1024)
+# usage: scripts/bench.sh [CASE...]   (default: all cases but tc1024 and
+#        tcasync512/2048/4096)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/simtlab ] || scripts/setup.sh >/dev/null
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(naive512 tiled512 tiled512_check vecadd16m tiny_tiled tc512)
+[ ${#cases[@]} -gt 0 ] || cases=(naive512 tiled512 tiled512_check vecadd16m tiny_tiled tc512 tcasync1024)
 for c in "${cases[@]}"; do
     out=$(/usr/bin/time -f "%M" build/simtlab run scripts/bench.lua "$c" 3 2>/tmp/simtlab-bench-rss.$$)
     rss=$(tail -n 1 /tmp/simtlab-bench-rss.$$)
