@@ -456,10 +456,10 @@ static int timeout(const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
 
 /* Host memory for every SM's state (sm_host_bytes each), aligned to 128
  * bytes, not zeroed (sm_init zeroes what needs it); NULL if out of memory;
- * free with free(). The run loop touches
- * it at random every simulated cycle: for an H200 (132 SMs x 64 warps) that
- * is tens of MB, so where the host has transparent huge pages it asks for
- * them (2 MB pages need 512 times fewer TLB entries than 4 KB ones). */
+ * free with free(). The run loop touches it at random every simulated
+ * cycle: for an H200 (132 SMs x 64 warps) that is tens of MB, so where the
+ * host has transparent huge pages it asks for them (2 MB pages need 512
+ * times fewer TLB entries than 4 KB ones). */
 static void *alloc_sm_state(size_t bytes)
 {
     const size_t huge = (size_t)2 << 20;
