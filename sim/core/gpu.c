@@ -448,6 +448,10 @@ static int timeout(const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
         sm_describe_warps(&sms[i], l, where + used, sizeof where - used);
         used = strlen(where);
     }
+    if (now == SM_BLOCKED)   /* only warps waiting on mbarriers are left */
+        return simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
+                         "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
+                         "bytes than the mbarrier expects?):\n%s", l->prog->name, where);
     return simt_errf(err, SIMT_E_TIMEOUT,
                      "kernel '%s' did not finish after %" PRIu64 " cycles and %" PRIu64 " warp instructions "
                      "(an endless loop? raise max_cycles / max_warp_instrs if it is just long); warps still running:\n%s",
@@ -570,15 +574,6 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
             goto done;
         }
         if (now >= max_cycles || st.warp_instrs >= max_instrs) {
-            if (now == SM_BLOCKED) {   /* only warps waiting on mbarriers are left */
-                char where[700] = "";
-                for (uint32_t i = 0; i < nsm && strlen(where) < sizeof where - 100; i++)
-                    sm_describe_warps(&sms[i], &l, where + strlen(where), sizeof where - strlen(where));
-                simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
-                          "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
-                          "bytes than the mbarrier expects?):\n%s", p->name, where);
-                goto done;
-            }
             timeout(sms, nsm, &l, now, err);
             goto done;
         }

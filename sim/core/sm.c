@@ -277,8 +277,8 @@ static inline uint32_t lowest_bit(uint64_t v)
 
 /* Copy what the schedulers look at of warp w into its slot of sm->view,
  * and file it in its scheduler's sets: live or at a barrier, and awake
- * (operands ready) or asleep in the sleepers list until its operands are. Called after every change of the
- * warp's state, readiness or age. */
+ * (operands ready) or asleep in the sleepers list until its operands are.
+ * Called after every change of the warp's state, readiness or age. */
 static void sched_view(sm_t *sm, const warp_t *w)
 {
     uint32_t k = w->slot / sm->nsched;
@@ -390,14 +390,24 @@ static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
 
 /* ---- asynchronous copies, mbarriers and wgmma (isa.h) ----------------------- */
 
-/* The mbarrier of blk at shared address addr, or NULL (with a report in
- * err) if the block has not initialised one there. */
-static sm_mbar_t *mbar_find(sm_block_t *blk, const sm_launch_t *l, const warp_t *w,
-                            const isa_instr_t *in, uint32_t addr, simt_err_t *err)
+/* The mbarrier of blk at shared address addr, or NULL if the block has
+ * not initialised one there. */
+static sm_mbar_t *mbar_lookup(sm_block_t *blk, uint32_t addr)
 {
     for (uint32_t i = 0; i < blk->nmbar; i++)
         if (blk->mbar[i].addr == addr)
             return &blk->mbar[i];
+    return NULL;
+}
+
+/* The same, for an instruction that needs one: NULL means a fault,
+ * reported in err. */
+static sm_mbar_t *mbar_find(sm_block_t *blk, const sm_launch_t *l, const warp_t *w,
+                            const isa_instr_t *in, uint32_t addr, simt_err_t *err)
+{
+    sm_mbar_t *mb = mbar_lookup(blk, addr);
+    if (mb)
+        return mb;
     simt_errf(err, SIMT_E_KERNEL, "mbarrier not initialised in kernel '%s' (%s:%" PRIu32 ")\n"
               "  block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 "), warp %" PRIu32 ": shared address 0x%08"
               PRIx32 " holds no mbarrier (run mbarrier.init.shared on it first, then bar.sync)",
@@ -445,10 +455,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         return 0;
     switch (info->op) {
     case OP_MBAR_INIT: {
-        sm_mbar_t *mb = NULL;
-        for (uint32_t i = 0; i < blk->nmbar; i++)
-            if (blk->mbar[i].addr == info->addrs[0])
-                mb = &blk->mbar[i];
+        sm_mbar_t *mb = mbar_lookup(blk, info->addrs[0]);
         if (!mb) {
             if (blk->nmbar == SM_MAX_MBARS)
                 return simt_errf(err, SIMT_E_KERNEL, "too many mbarriers in kernel '%s' (%s:%" PRIu32
@@ -603,8 +610,6 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     sm_sched_t *s = &sm->sched[sched];
     s->unit_free[d->unit] = now + (d->unit == UNIT_TENSOR ? l->tc_interval[d->tc_type]
                                                           : l->issue_interval[d->unit]);
-    if (s->unit_free[d->unit] > s->busy_until)
-        s->busy_until = s->unit_free[d->unit];
     w->next_issue = now + 1;
 
     uint64_t ready = now + l->latency[d->unit];
@@ -615,8 +620,6 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         from_mem = 1;
         if (accepted > s->unit_free[UNIT_LSU])
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
-        if (s->unit_free[UNIT_LSU] > s->busy_until)
-            s->busy_until = s->unit_free[UNIT_LSU];
         uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes * info.parts;
         if (info.space == SPACE_SHARED) {
             if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
@@ -628,6 +631,8 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     } else if (d->unit == UNIT_BRANCH) {
         w->next_issue = now + l->latency[UNIT_BRANCH];
     }
+    if (s->unit_free[d->unit] > s->busy_until)
+        s->busy_until = s->unit_free[d->unit];
     if (d->dst != ISA_NO_REG) {
         for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
             w->reg_ready[reg] = ready;
@@ -689,6 +694,13 @@ static inline uint32_t first_in_order(uint64_t set, uint32_t first)
     return (uint32_t)lowest_bit(after ? after : set);
 }
 
+/* The cycle view slot v's warp has both its operands and its unit. */
+static inline uint64_t slot_ready(const sm_sched_t *s, const sm_slot_t *v)
+{
+    uint64_t uf = s->unit_free[v->unit];
+    return uf > v->dep_ready ? uf : v->dep_ready;
+}
+
 /* When the scheduler can next issue, if no warp can now: the earliest
  * cycle at which some live warp has both its operands (dep_ready) and its
  * function unit (unit_free) -- and, of the warps ready then, the first in
@@ -705,8 +717,7 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     /* asleep warps wait for max(operands, unit), in operand order: stop at
      * the first whose operands come after the best so far */
     for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready < best;) {
-        const sm_slot_t *v = &view[s->sleepers[i].k];
-        uint64_t t = s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready;
+        uint64_t t = slot_ready(s, &view[s->sleepers[i].k]);
         best = t < best ? t : best;
     }
     if (best == SM_NEVER) {
@@ -719,11 +730,9 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     for (uint64_t a = s->awake; a; a &= a - 1)
         if (s->unit_free[view[lowest_bit(a)].unit] == best)
             tied |= a & -a;
-    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;) {
-        const sm_slot_t *v = &view[s->sleepers[i].k];
-        if ((s->unit_free[v->unit] > v->dep_ready ? s->unit_free[v->unit] : v->dep_ready) == best)
+    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;)
+        if (slot_ready(s, &view[s->sleepers[i].k]) == best)
             tied |= bit(s->sleepers[i].k);
-    }
     const sm_slot_t *v = &view[first_in_order(tied, first)];
     s->wake = best;
     s->reason = s->unit_free[v->unit] > v->dep_ready ? STALL_PIPE : v->why;
