@@ -299,6 +299,18 @@ static void fma_warp(const uint32_t *a, const uint32_t *b, const uint32_t *c, ui
     memcpy(r, fr, sizeof fr);
 }
 
+/* d[l] = the 4-byte word at base + off[l], for all 32 lanes (4 lanes per
+ * loop trip: less loop overhead). */
+static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *off)
+{
+    for (uint32_t l = 0; l < WARP_SIZE; l += 4) {
+        memcpy(&d[l], base + off[l], 4);
+        memcpy(&d[l + 1], base + off[l + 1], 4);
+        memcpy(&d[l + 2], base + off[l + 2], 4);
+        memcpy(&d[l + 3], base + off[l + 3], 4);
+    }
+}
+
 /* A raw value of `type` (its low bits) widened to a 32-bit register. */
 static uint32_t widen(uint8_t type, uint32_t v)
 {
@@ -570,13 +582,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
             if (in->op != OP_ATOM && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
                 return -1;
             if (in->op == OP_LD) {
-                uint32_t *d = dst(w, in);   /* may be the address register: a[] is a copy */
-                for (uint32_t l = 0; l < WARP_SIZE; l += 4) {   /* 4 lanes per trip: less loop overhead */
-                    memcpy(&d[l], x->smem + a[l], 4);
-                    memcpy(&d[l + 1], x->smem + a[l + 1], 4);
-                    memcpy(&d[l + 2], x->smem + a[l + 2], 4);
-                    memcpy(&d[l + 3], x->smem + a[l + 3], 4);
-                }
+                gather_words(dst(w, in), x->smem, a);   /* d may be the address register: a[] is a copy */
                 return 0;
             }
             if (in->op == OP_ST) {
@@ -604,12 +610,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
             for (uint32_t l = 0; l < WARP_SIZE; l++)
                 off[l] = info->addrs[l] - lo;
             if (mask == ALL_LANES) {
-                for (uint32_t l = 0; l < WARP_SIZE; l += 4) {   /* 4 lanes per trip: less loop overhead */
-                    memcpy(&d[l], base + off[l], 4);
-                    memcpy(&d[l + 1], base + off[l + 1], 4);
-                    memcpy(&d[l + 2], base + off[l + 2], 4);
-                    memcpy(&d[l + 3], base + off[l + 3], 4);
-                }
+                gather_words(d, base, off);
             } else {
                 FOR_LANES(mask, l) memcpy(&d[l], base + off[l], 4);
             }
