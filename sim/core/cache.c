@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
+
 static int is_pow2(uint32_t x)
 {
     return x != 0 && (x & (x - 1)) == 0;
@@ -104,26 +106,6 @@ static int32_t victim(const cache_t *c, uint32_t tag)
     return (int32_t)best;
 }
 
-/* Set bits in x (branch-free: the usual SWAR sum of bit pairs, nibbles, bytes). */
-static uint32_t popcount(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
-
-/* Index of the lowest set bit of x (x != 0): x & -x isolates it, and a de
- * Bruijn multiplication maps each of the 32 positions to a distinct top
- * 5 bits. Used to visit only the sectors in a mask. */
-static uint32_t lowest_bit(uint32_t x)
-{
-    static const uint8_t pos[32] = {
-        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
-    };
-    return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
-}
-
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info)
 {
@@ -140,7 +122,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
 
     /* Latest ready time among the hit sectors (a pending fill). */
     for (uint32_t m = hit; m; m &= m - 1u) {
-        uint64_t r = c->ready[(size_t)slot * spl + lowest_bit(m)];
+        uint64_t r = c->ready[(size_t)slot * spl + bits_lowest64(m)];
         if (r > inf.ready)
             inf.ready = r;
     }
@@ -159,7 +141,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
             inf.victim_addr = v->tag * c->line_bytes;
             inf.victim_dirty = v->dirty;
             c->st.evictions++;
-            c->st.writebacks += popcount(v->dirty);
+            c->st.writebacks += bits_popcount32(v->dirty);
         }
         v->tag = tag;
         v->valid = 0;
@@ -172,7 +154,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         if (allocate) {
             l->valid |= (uint8_t)miss;
             for (uint32_t m = miss; m; m &= m - 1u)
-                c->ready[(size_t)slot * spl + lowest_bit(m)] = 0;
+                c->ready[(size_t)slot * spl + bits_lowest64(m)] = 0;
         }
         if (is_store && c->policy == CACHE_WRITE_BACK)
             l->dirty |= (uint8_t)sector_mask;
@@ -181,11 +163,11 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     inf.slot = slot;
 
     if (is_store) {
-        c->st.store_hits += popcount(hit);
-        c->st.store_misses += popcount(miss);
+        c->st.store_hits += bits_popcount32(hit);
+        c->st.store_misses += bits_popcount32(miss);
     } else {
-        c->st.load_hits += popcount(hit);
-        c->st.load_misses += popcount(miss);
+        c->st.load_hits += bits_popcount32(hit);
+        c->st.load_misses += bits_popcount32(miss);
     }
     if (miss_sectors)
         *miss_sectors = miss;
@@ -201,7 +183,7 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
         return;
     sector_mask &= (1u << spl) - 1;
     for (uint32_t m = sector_mask; m; m &= m - 1u)
-        c->ready[(size_t)slot * spl + lowest_bit(m)] = ready;
+        c->ready[(size_t)slot * spl + bits_lowest64(m)] = ready;
 }
 
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
@@ -219,7 +201,7 @@ uint64_t cache_clean(cache_t *c)
     for (uint32_t t = 0; t < c->ntouched; t++) {
         cache_line_t *l = &c->lines[(size_t)c->touched[t] * c->assoc];
         for (uint32_t w = 0; w < c->assoc; w++) {
-            sectors += popcount(l[w].dirty);
+            sectors += bits_popcount32(l[w].dirty);
             l[w].dirty = 0;
         }
     }

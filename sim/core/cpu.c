@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "cache.h"
 #include "dram.h"
 #include "exec.h"
@@ -742,14 +743,6 @@ static void next_group(cpu_core_t *k, const cpu_run_t *r)
         }
 }
 
-static uint32_t popcount(uint32_t m)
-{
-    uint32_t n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
 /* One step of core number i: start a block, or run one instruction.
  * Returns 0, or -1 on a kernel fault or the watchdog. */
 static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
@@ -788,7 +781,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
     int taken = r->prog->code[pc].op == OP_BRA && w->depth > 0 && warp_pc(w) != pc + 1;
     time_instr(c, k, r, w, &r->deps[pc], &info, taken, 0);
     r->st->instrs++;
-    r->st->thread_instrs += popcount(info.mask);
+    r->st->thread_instrs += bits_popcount32(info.mask);
     r->st->flops += info.flops;
     if (w->depth == 0) {
         w->state = WARP_DONE;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "gpu.h"   /* gpu_desc_t, for memsys_cfg_from_desc only */
 
 #define T MEMSYS_TICKS_PER_CYCLE
@@ -179,14 +180,6 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* Set bits in x (branch-free: the usual SWAR sum of bit pairs, nibbles, bytes). */
-static uint32_t popcount32(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
-
 /* Ticks -> cycles, rounding up: data ready mid-cycle is usable next cycle. */
 static uint64_t to_cycles(uint64_t ticks)
 {
@@ -292,7 +285,7 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
     cache_info_t info;
     uint32_t hit = cache_lookup(&s->l1, line->addr, line->sectors, 0, &miss, &info);
     uint64_t ready = 0;
-    uint32_t nhit = popcount32(hit), nmiss = popcount32(miss);
+    uint32_t nhit = bits_popcount32(hit), nmiss = bits_popcount32(miss);
 
     s->st.l1_hits += nhit;
     s->st.l1_misses += nmiss;
@@ -343,7 +336,7 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
     memsys_sm_t *s;
     uint64_t t = now * T;
     uint64_t ready;
-    uint64_t bytes = (uint64_t)popcount32(req->mask) * req->bytes;
+    uint64_t bytes = (uint64_t)bits_popcount32(req->mask) * req->bytes;
 
     assert(sm < ms->cfg.sms);
     assert(req->bytes >= 1 && req->bytes <= LSU_MAX_BYTES);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "asm.h"
+#include "bits.h"
 #include "memsys.h"
 
 /* A hint to the host CPU to start loading the cache line at p (no effect
@@ -262,18 +263,6 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
 
 static inline uint64_t bit(uint32_t k) { return 1ull << k; }
 
-/* Index of the lowest set bit of v (v != 0). */
-static inline uint32_t lowest_bit(uint64_t v)
-{
-#if defined(__GNUC__)
-    return (uint32_t)__builtin_ctzll(v);
-#else
-    uint32_t i = 0;
-    while (!(v >> i & 1u))
-        i++;
-    return i;
-#endif
-}
 
 /* Copy what the schedulers look at of warp w into its slot of sm->view,
  * and file it in its scheduler's sets: live or at a barrier, and awake
@@ -691,7 +680,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 static inline uint32_t first_in_order(uint64_t set, uint32_t first)
 {
     uint64_t after = set & (~0ull << first);      /* places first and up */
-    return (uint32_t)lowest_bit(after ? after : set);
+    return (uint32_t)bits_lowest64(after ? after : set);
 }
 
 /* The cycle view slot v's warp has both its operands and its unit. */
@@ -711,7 +700,7 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     uint64_t best = SM_NEVER;
     /* awake warps wait only for their unit */
     for (uint64_t a = s->awake; a; a &= a - 1) {
-        uint64_t t = s->unit_free[view[lowest_bit(a)].unit];
+        uint64_t t = s->unit_free[view[bits_lowest64(a)].unit];
         best = t < best ? t : best;
     }
     /* asleep warps wait for max(operands, unit), in operand order: stop at
@@ -728,7 +717,7 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     /* every warp ready at `best`; the first in scan order says why */
     uint64_t tied = 0;
     for (uint64_t a = s->awake; a; a &= a - 1)
-        if (s->unit_free[view[lowest_bit(a)].unit] == best)
+        if (s->unit_free[view[bits_lowest64(a)].unit] == best)
             tied |= a & -a;
     for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;)
         if (slot_ready(s, &view[s->sleepers[i].k]) == best)
@@ -755,7 +744,7 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
     uint64_t ready = s->awake;
     if (s->busy_until > now)          /* some unit is still busy */
         for (uint64_t a = s->awake; a; a &= a - 1)
-            if (s->unit_free[view[lowest_bit(a)].unit] > now)
+            if (s->unit_free[view[bits_lowest64(a)].unit] > now)
                 ready &= ~(a & -a);
     int lrr = l->desc->sched == SCHED_LRR;
     /* LRR scans from the warp after the one it issued last; GTO from 0 */
@@ -772,9 +761,9 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
     else if (s->last_mine && (ready & bit(s->last_k)))
         k = s->last_k;                             /* GTO: the greedy warp, while it is ready */
     else {                                         /* GTO: else the oldest ready warp */
-        k = lowest_bit(ready);
+        k = bits_lowest64(ready);
         for (uint64_t rest = ready & (ready - 1); rest; rest &= rest - 1) {
-            uint32_t j = lowest_bit(rest);
+            uint32_t j = bits_lowest64(rest);
             if (view[j].age < view[k].age)
                 k = j;
         }

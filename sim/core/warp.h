@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "bits.h"
 #include "isa.h"
 
 #define WARP_SIZE      32
@@ -63,9 +64,7 @@ static inline uint32_t warp_popcount(uint32_t v)
 {
     if (v == 0xFFFFFFFFu)   /* the usual case: a full warp */
         return 32;
-    v = v - ((v >> 1) & 0x55555555u);
-    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+    return bits_popcount32(v);
 }
 
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold
