@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "asm.h"
-#include "numfmt.h"
+#include "bits.h"
 #include "check.h"
+#include "numfmt.h"
 
 #define ALL_LANES 0xFFFFFFFFu
 #define FOR_LANES(mask, l) for (uint32_t l = 0; l < WARP_SIZE; l++) if ((mask) >> l & 1u)
@@ -220,24 +221,13 @@ static uint32_t unop(uint8_t op, uint8_t type, uint32_t a)
     }
 }
 
-/* Bit l set, for l = 0..31: setp_warp ORs lane_bit[l] into its result
- * where the comparison holds. A table rather than 1u << l because the
- * compiler turns "x ? lane_bit[l] : 0" into vector compares and ANDs,
- * while a shift by the lane number stays one lane at a time. */
-static const uint32_t lane_bit[WARP_SIZE] = {
-    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
-};
-
 /* setp for all 32 lanes at once: bit l of the result is a[l] CMP b[l]
  * compared as f32, s32 or (u32, b32) unsigned. The operands are copied
  * into arrays of their type so that each comparison is one plain loop. */
 static uint32_t setp_warp(uint8_t cmp, uint8_t type, const uint32_t *a, const uint32_t *b)
 {
     uint32_t r = 0;
-#define SETP_LOOP(x, y, op) for (uint32_t l = 0; l < WARP_SIZE; l++) r |= x[l] op y[l] ? lane_bit[l] : 0
+#define SETP_LOOP(x, y, op) for (uint32_t l = 0; l < WARP_SIZE; l++) r |= x[l] op y[l] ? bits_lane[l] : 0
 #define SETP_CMP(x, y)                                  \
     switch (cmp) {                                      \
     case CMP_EQ: SETP_LOOP(x, y, ==); break;            \

@@ -5,26 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-/* log2 of a power of two, without a loop: multiplying v by a de Bruijn
- * sequence puts a distinct 5-bit pattern in the top bits for each of the
- * 32 positions of its one set bit. */
-static uint32_t log2u(uint32_t v)
-{
-    static const uint8_t pos[32] = {
-        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9
-    };
-    return pos[(v * 0x077CB531u) >> 27];
-}
-
-/* Bit l set, for lane l: "x ? lane_bit[l] : 0" in a loop over the lanes
- * becomes vector compares and ANDs (a shift by l would not). */
-static const uint32_t lane_bit[LSU_WARP_SIZE] = {
-    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
-};
+#include "bits.h"
 
 /* Add sector s of the line at line_addr to out, keeping out->line[] sorted
  * by address (insertion sort: at most LSU_MAX_LINES entries). */
@@ -69,7 +50,7 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
 
     out->nlines = 0;
     out->nsectors = 0;
-    uint32_t sec_shift = log2u(sector_bytes), line_shift = log2u(line_bytes);
+    uint32_t sec_shift = bits_lowest64(sector_bytes), line_shift = bits_lowest64(line_bytes);   /* powers of two: their log2 */
 
     /* Fast path for a full warp, same result: when every address is a
      * multiple of bytes (a power of two no larger than a sector), no lane
@@ -89,10 +70,10 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
             prev[0] = sec[0];
             memcpy(prev + 1, sec, (LSU_WARP_SIZE - 1) * sizeof *sec);
             for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)   /* whole vectors */
-                change |= sec[lane] != prev[lane] ? lane_bit[lane] : 0;
+                change |= sec[lane] != prev[lane] ? bits_lane[lane] : 0;
             add_sector(out, sec[0] >> per_line << line_shift, sec[0] & in_line);
             for (; change; change &= change - 1u) {   /* only the lanes where it changes */
-                uint32_t lane = log2u(change & (0u - change));
+                uint32_t lane = bits_lowest64(change);
                 add_sector(out, sec[lane] >> per_line << line_shift, sec[lane] & in_line);
             }
             return out->nlines;
