@@ -435,7 +435,7 @@ uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src,
     return res.ready;
 }
 
-uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes)
+uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes, uint64_t *wavefronts)
 {
     assert(sm < ms->cfg.sms);
     memsys_sm_t *s = &ms->sm[sm];
@@ -445,6 +445,7 @@ uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t byte
     s->lsu_free = start + wf * T;
     s->st.tc_smem_bytes += bytes;
     s->st.smem_wavefronts += wf;
+    *wavefronts += wf;
     return to_cycles(start + ((uint64_t)ms->cfg.lat_smem + (wf ? wf - 1 : 0)) * T);
 }
 

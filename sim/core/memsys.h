@@ -208,8 +208,9 @@ uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src,
                           uint32_t row_bytes, uint32_t pitch, memsys_result_t *out);
 
 /* Time a Tensor Core operand read of `bytes` bytes of shared memory by SM
- * `sm` at cycle `now`; returns the cycle the data is ready. */
-uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes);
+ * `sm` at cycle `now`; returns the cycle the data is ready and adds the
+ * wavefronts (pipe cycles) it took to *wavefronts. */
+uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes, uint64_t *wavefronts);
 
 /* Write every dirty L2 sector back to DRAM at the end of a launch and
  * return the bytes written. Only counted, not timed: a kernel is done when

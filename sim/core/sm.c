@@ -510,7 +510,8 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         uint32_t eb = isa_type_bytes((isa_type_t)in->type);
         uint32_t rate = l->tc_rate[in->type];
         /* A (16 rows of 32 bytes) for this warp; B once per warpgroup */
-        uint64_t start = memsys_smem_read(l->memsys, sm->id, now, 512);
+        uint64_t wavefronts = 0;
+        uint64_t start = memsys_smem_read(l->memsys, sm->id, now, 512, &wavefronts);
         uint32_t smem_bytes = 512;
         uint32_t g = w->warp_in_block / 4 % SM_MAX_WARPGROUPS;
         uint32_t c = as->wgmma_n + 1;
@@ -518,7 +519,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         if (c > blk->wg_count[g]) {
             blk->wg_count[g] = c;
             uint32_t bb = isa_wgmma_k((isa_type_t)in->type) * n * eb;
-            blk->wg_b_ready[g] = memsys_smem_read(l->memsys, sm->id, now, bb);
+            blk->wg_b_ready[g] = memsys_smem_read(l->memsys, sm->id, now, bb, &wavefronts);
             smem_bytes += bb;
             b_ready = blk->wg_b_ready[g];
         } else if (c == blk->wg_count[g]) {
@@ -538,7 +539,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
             w->reg_mem &= ~(1ull << r);
         }
         st->sld_bytes += smem_bytes;           /* operand reads count as shared loads */
-        st->smem_wavefronts += (smem_bytes + 4 * l->desc->smem_banks - 1) / (4 * l->desc->smem_banks);
+        st->smem_wavefronts += wavefronts;
         as->wgmma_done[as->wgmma_n % SM_WGMMA_RING] = end;
         as->wgmma_n = c;
         if (end > l->last_activity)
