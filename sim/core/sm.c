@@ -283,6 +283,7 @@ static void sched_view(sm_t *sm, const warp_t *w)
     s->live &= ~bit(k);
     s->awake &= ~bit(k);
     s->at_barrier &= ~bit(k);
+    s->by_unit[v->unit] &= ~bit(k);
     v->dep_ready = w->dep_ready;
     v->age = w->age;
     v->pc = w->depth ? warp_pc(w) : 0;
@@ -295,6 +296,7 @@ static void sched_view(sm_t *sm, const warp_t *w)
     if (w->state != WARP_READY)
         return;
     s->live |= bit(k);
+    s->by_unit[w->unit] |= bit(k);
     /* Asleep until its operands are ready (wake_up moves it to awake).
      * The list is kept latest first, so the next to wake is at the end,
      * and a warp that just issued (usually due soon) is filed near it. */
@@ -700,10 +702,9 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
 {
     uint64_t best = SM_NEVER;
     /* awake warps wait only for their unit */
-    for (uint64_t a = s->awake; a; a &= a - 1) {
-        uint64_t t = s->unit_free[view[bits_lowest64(a)].unit];
-        best = t < best ? t : best;
-    }
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if ((s->awake & s->by_unit[u]) && s->unit_free[u] < best)
+            best = s->unit_free[u];
     /* asleep warps wait for max(operands, unit), in operand order: stop at
      * the first whose operands come after the best so far */
     for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready < best;) {
@@ -717,9 +718,9 @@ static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
     }
     /* every warp ready at `best`; the first in scan order says why */
     uint64_t tied = 0;
-    for (uint64_t a = s->awake; a; a &= a - 1)
-        if (s->unit_free[view[bits_lowest64(a)].unit] == best)
-            tied |= a & -a;
+    for (uint32_t u = 0; u < UNIT_COUNT; u++)
+        if (s->unit_free[u] == best)
+            tied |= s->awake & s->by_unit[u];
     for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;)
         if (slot_ready(s, &view[s->sleepers[i].k]) == best)
             tied |= bit(s->sleepers[i].k);
@@ -744,9 +745,9 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
     const sm_slot_t *view = &sm->view[si * sm->per_sched];
     uint64_t ready = s->awake;
     if (s->busy_until > now)          /* some unit is still busy */
-        for (uint64_t a = s->awake; a; a &= a - 1)
-            if (s->unit_free[view[bits_lowest64(a)].unit] > now)
-                ready &= ~(a & -a);
+        for (uint32_t u = 0; u < UNIT_COUNT; u++)
+            if (s->unit_free[u] > now)
+                ready &= ~s->by_unit[u];
     int lrr = l->desc->sched == SCHED_LRR;
     /* LRR scans from the warp after the one it issued last; GTO from 0 */
     uint32_t per = s->nslots;

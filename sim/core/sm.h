@@ -145,6 +145,8 @@ typedef struct sm_sched {
     uint64_t live;                /* warps in state WARP_READY               */
     uint64_t at_barrier;          /* warps in state WARP_BARRIER             */
     uint64_t awake;               /* live warps whose operands are ready     */
+    uint64_t by_unit[UNIT_COUNT]; /* live warps whose next instruction goes
+                                     to each function unit                  */
     sm_sleeper_t *sleepers;       /* the other live warps, latest first     */
     uint32_t nsleepers;
 } sm_sched_t;
