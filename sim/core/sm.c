@@ -264,6 +264,18 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
 static inline uint64_t bit(uint32_t k) { return 1ull << k; }
 
 
+/* File live warp k of scheduler s as asleep until cycle `ready` (wake_up
+ * moves it to awake). The list is kept latest first, so the next to wake
+ * is at the end, and a warp that just issued (usually due soon) is filed
+ * near it. */
+static inline void sleep_until(sm_sched_t *s, uint32_t k, uint64_t ready)
+{
+    uint32_t i = s->nsleepers++;
+    for (; i > 0 && s->sleepers[i - 1].ready < ready; i--)
+        s->sleepers[i] = s->sleepers[i - 1];
+    s->sleepers[i] = (sm_sleeper_t){ .ready = ready, .k = k };
+}
+
 /* Copy what the schedulers look at of warp w into its slot of sm->view,
  * and file it in its scheduler's sets: live or at a barrier, and awake
  * (operands ready) or asleep in the sleepers list until its operands are.
@@ -297,13 +309,26 @@ static void sched_view(sm_t *sm, const warp_t *w)
         return;
     s->live |= bit(k);
     s->by_unit[w->unit] |= bit(k);
-    /* Asleep until its operands are ready (wake_up moves it to awake).
-     * The list is kept latest first, so the next to wake is at the end,
-     * and a warp that just issued (usually due soon) is filed near it. */
-    uint32_t i = s->nsleepers++;
-    for (; i > 0 && s->sleepers[i - 1].ready < w->dep_ready; i--)
-        s->sleepers[i] = s->sleepers[i - 1];
-    s->sleepers[i] = (sm_sleeper_t){ .ready = w->dep_ready, .k = k };
+    sleep_until(s, k, w->dep_ready);
+}
+
+/* sched_view for its most common case, after every issue that leaves the
+ * warp live (not done, not at a barrier): it was awake (it was chosen),
+ * and sleeps until its next instruction's operands are ready. */
+static void sched_view_issued(sm_t *sm, const warp_t *w)
+{
+    uint32_t k = w->slot / sm->nsched;
+    sm_sched_t *s = &sm->sched[w->slot % sm->nsched];
+    sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
+    s->awake &= ~bit(k);
+    s->by_unit[v->unit] &= ~bit(k);
+    s->by_unit[w->unit] |= bit(k);
+    v->dep_ready = w->dep_ready;
+    v->pc = warp_pc(w);
+    v->depth = (uint8_t)w->depth;
+    v->unit = w->unit;
+    v->why = w->dep_why;
+    sleep_until(s, k, w->dep_ready);
 }
 
 /* Move the warps whose operands are ready by cycle now to the awake set. */
@@ -642,9 +667,11 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     } else {
         warp_refresh(l, w);
     }
-    sched_view(sm, w);
-
     w->issued_at = now;
+    if (w->depth != 0 && !info.barrier) {      /* the usual case */
+        sched_view_issued(sm, w);
+        return 0;
+    }
     if (w->depth == 0) {                       /* every lane has exited */
         w->state = WARP_DONE;
         sched_view(sm, w);
