@@ -9,6 +9,8 @@ return {
   ["edu-tiny conv2d_direct"] = { cycles = 7247, instrs = 3422, dram = 3200, result = "217697dfda4d2e86" },
   ["edu-tiny branchy P=4"] = { cycles = 4260, instrs = 8432, dram = 1024, result = "328779d0c7c8ab25" },
   ["edu-tiny tc_matmul_2x2_f16 64"] = { cycles = 8300, instrs = 1884, dram = 32768, result = "30d3c282fd04d57c" },
+  ["edu-tiny gto matmul_naive 48"] = { cycles = 54709, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["edu-tiny gto matmul_tiled16 48"] = { cycles = 27024, instrs = 16920, dram = 27648, result = "317cce5a3b0f5beb" },
   ["h200 matmul_naive 48"] = { cycles = 34375, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
   ["h200 matmul_naive_T 48"] = { cycles = 37165, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
   ["h200 matmul_tiled16 48"] = { cycles = 6093, instrs = 16920, dram = 27648, result = "317cce5a3b0f5beb" },
@@ -18,5 +20,8 @@ return {
   ["h200 conv2d_direct"] = { cycles = 9977, instrs = 3422, dram = 3200, result = "217697dfda4d2e86" },
   ["h200 branchy P=4"] = { cycles = 6622, instrs = 8432, dram = 1024, result = "328779d0c7c8ab25" },
   ["h200 tc_matmul_2x2_f16 64"] = { cycles = 3939, instrs = 1884, dram = 32768, result = "30d3c282fd04d57c" },
+  ["h200 gto matmul_naive 48"] = { cycles = 34375, instrs = 29736, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 gto matmul_tiled16 48"] = { cycles = 6093, instrs = 16920, dram = 27648, result = "317cce5a3b0f5beb" },
+  ["h200 tc_gemm_async_f16 256"] = { cycles = 8686, instrs = 21760, dram = 524288, result = "8871c2cf2fb8f3ae" },
   ["cpu-core matmul_tiled16 24"] = { cycles = 155524, instrs = 172032, dram = 22272, result = "b94087c8deaa47c3" },
 }

@@ -47,8 +47,8 @@ end
 for _, run in ipairs({ { arch = "edu-tiny" }, { arch = "h200" },
                        { arch = "edu-tiny", off = true }, { arch = "h200", off = true } }) do
   local arch = run.arch
-  local function gpu()
-    local g = simt.gpu{ arch = arch }
+  local function gpu(sched)
+    local g = simt.gpu{ arch = arch, sched = sched }
     return run.off and unchecked(g) or g
   end
   local add = function(name, fn) add(name .. (run.off and " [check off]" or ""), fn) end
@@ -80,6 +80,20 @@ for _, run in ipairs({ { arch = "edu-tiny" }, { arch = "h200" },
     local r = P.matmul(gpu(), "f16", 64, "2x2")
     return r, r.C
   end)
+  -- the greedy-then-oldest scheduler (the others use loose round robin)
+  for _, k in ipairs({ "matmul_naive", "matmul_tiled16" }) do
+    add(arch .. " gto " .. k .. " 48", function()
+      local r = W.matmul(gpu("gto"), k, 48)
+      assert(r.ok, k .. " wrong result")
+      return r, r.out
+    end)
+  end
+  if arch == "h200" then   -- bulk copies, mbarriers and wgmma (edu-tiny has no wgmma rate)
+    add(arch .. " tc_gemm_async_f16 256", function()
+      local r = P.matmul(gpu(), "f16", 256, "async")
+      return r, r.C
+    end)
+  end
 end
 add("cpu-core matmul_tiled16 24", function()
   local r = W.matmul(simt.cpu{ arch = "cpu-core" }, "matmul_tiled16", 24)
