@@ -10,7 +10,8 @@
  *      the answer as sets of warps (bit masks, see sched_view): `awake`
  *      warps have their operands; the others sleep in a list sorted by the
  *      cycle their operands arrive and wake up when it comes (wake_up).
- *      Ready now = awake, minus warps whose unit is busy.
+ *      Ready now = awake, minus the warps of every busy unit (by_unit
+ *      holds one mask of warps per function unit).
  *   2. Among ready warps the policy picks one (loose round robin, or greedy
  *      then oldest) and the scheduler issues it: exec_step computes the
  *      real result now, and the scoreboard records when it will be visible
