@@ -116,6 +116,31 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     cache_info_t inf = {-1, 0, 0, 0, 0};
 
     sector_mask &= (1u << spl) - 1;
+    if (slot >= 0 && (c->lines[slot].valid & sector_mask) == sector_mask) {
+        /* Fast path of what follows for the usual case, a hit on every
+         * sector asked for: nothing to allocate, nothing missed. Same
+         * effects as the general code below. */
+        cache_line_t *l = &c->lines[slot];
+        const uint64_t *ready = &c->ready[(size_t)slot * spl];
+        uint32_t n = bits_popcount32(sector_mask);
+        for (uint32_t m = sector_mask; m; m &= m - 1u) {
+            uint64_t r = ready[bits_lowest64(m)];
+            inf.ready = r > inf.ready ? r : inf.ready;
+        }
+        if (is_store && c->policy == CACHE_WRITE_BACK)
+            l->dirty |= (uint8_t)sector_mask;
+        l->last_use = ++c->use_clock;
+        if (is_store)
+            c->st.store_hits += n;
+        else
+            c->st.load_hits += n;
+        inf.slot = slot;
+        if (miss_sectors)
+            *miss_sectors = 0;
+        if (info)
+            *info = inf;
+        return sector_mask;
+    }
     if (slot >= 0)
         hit = c->lines[slot].valid & sector_mask;
     miss = sector_mask & ~hit;
