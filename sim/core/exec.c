@@ -289,15 +289,15 @@ static void fma_warp(const uint32_t *a, const uint32_t *b, const uint32_t *c, ui
     memcpy(r, fr, sizeof fr);
 }
 
-/* d[l] = the 4-byte word at base + off[l], for all 32 lanes (4 lanes per
- * loop trip: less loop overhead). */
-static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *off)
+/* d[l] = the 4-byte word at base + (addr[l] - lo), for all 32 lanes (4
+ * lanes per loop trip: less loop overhead). */
+static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
 {
     for (uint32_t l = 0; l < WARP_SIZE; l += 4) {
-        memcpy(&d[l], base + off[l], 4);
-        memcpy(&d[l + 1], base + off[l + 1], 4);
-        memcpy(&d[l + 2], base + off[l + 2], 4);
-        memcpy(&d[l + 3], base + off[l + 3], 4);
+        memcpy(&d[l], base + (addr[l] - lo), 4);
+        memcpy(&d[l + 1], base + (addr[l + 1] - lo), 4);
+        memcpy(&d[l + 2], base + (addr[l + 2] - lo), 4);
+        memcpy(&d[l + 3], base + (addr[l + 3] - lo), 4);
     }
 }
 
@@ -549,39 +549,77 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     /* through a local array: info->addrs might alias the registers for
      * all the compiler knows, which would keep it from vectorising */
     uint32_t a[WARP_SIZE];
+    uint32_t any = 0;    /* OR of all lanes' addresses                    */
+    uint32_t diff = 0;   /* bits in which some lane's differs from lane 0's */
     if (m->index == ISA_NO_REG) {
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             a[l] = off;
+        any = off;
     } else {
         const uint32_t *base = &w->regs[(size_t)m->index * WARP_SIZE];
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            a[l] = base[l] + off;
+        uint32_t a0 = base[0] + off;
+        if (in->space == SPACE_SHARED) {     /* diff is not needed there */
+            for (uint32_t l = 0; l < WARP_SIZE; l++) {
+                a[l] = base[l] + off;
+                any |= a[l];
+            }
+        } else {
+            for (uint32_t l = 0; l < WARP_SIZE; l++) {
+                a[l] = base[l] + off;
+                any |= a[l];
+                diff |= a[l] ^ a0;
+            }
+        }
     }
     LANE_LOOP(mask, l, info->addrs[l] = a[l]);
-    if (in->space == SPACE_SHARED && mask == ALL_LANES && info->bytes == 4) {
-        /* Fast path for shared memory (the tiles of a tiled kernel): no
-         * address is larger than the OR of all of them, and all are
-         * aligned if the OR's low two bits are 0. If that OR is inside
-         * the block's shared memory, every lane's word is (for a size
-         * that is a power of two, always when they are in bounds). With the
-         * kernel checker on, it sees every lane before any moves data. */
-        uint32_t any = 0;
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            any |= a[l];
-        if ((any & 3u) == 0 && (uint64_t)any + 4 <= x->smem_bytes) {
-            if (in->op != OP_ATOM && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
+    if (mask == ALL_LANES && info->bytes == 4 && in->op != OP_ATOM) {
+        /* Fast path of the general code below for a whole warp of 4-byte
+         * loads or stores that are all aligned (the OR's low two bits are
+         * 0) and all in bounds, tested at once:
+         * - shared memory (the tiles of a tiled kernel): no address is
+         *   larger than the OR of all of them, so if the OR is inside the
+         *   block's shared memory, every lane's word is;
+         * - global memory (warp_span's first test): the addresses differ
+         *   from lane 0's only in the bits of diff, so they all lie in the
+         *   aligned block of smear(diff) + 1 bytes around lane 0's; if one
+         *   allocation holds that block, it holds every lane's word.
+         * With the kernel checker on, it sees every lane before any data
+         * moves. Lanes store in lane order. */
+        uint8_t *base = NULL;
+        uint32_t lo = 0;
+        if ((any & 3u) == 0) {
+            if (in->space == SPACE_SHARED) {
+                if ((uint64_t)any + 4 <= x->smem_bytes)
+                    base = x->smem;
+            } else {
+                diff |= diff >> 1;   /* smear: every bit below the highest set one */
+                diff |= diff >> 2;
+                diff |= diff >> 4;
+                diff |= diff >> 8;
+                diff |= diff >> 16;
+                lo = a[0] & ~diff;
+                if (diff <= UINT32_MAX - 4u)
+                    base = mem_ptr(x->mem, lo, diff + 4u);
+            }
+        }
+        if (base) {
+            if (x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
                 return -1;
             if (in->op == OP_LD) {
-                gather_words(dst(w, in), x->smem, a);   /* d may be the address register: a[] is a copy */
-                return 0;
-            }
-            if (in->op == OP_ST) {
+                /* d may be the address register: a[] is a copy. lo is 0
+                 * in shared memory: said so, that saves a subtraction
+                 * per lane. */
+                if (in->space == SPACE_SHARED)
+                    gather_words(dst(w, in), base, a, 0);
+                else
+                    gather_words(dst(w, in), base, a, lo);
+            } else {
                 uint32_t vals[WARP_SIZE];
                 memcpy(vals, src(x, w, &in->opd[1], tmp), sizeof vals);
-                for (uint32_t l = 0; l < WARP_SIZE; l++)   /* in lane order */
-                    memcpy(x->smem + a[l], &vals[l], 4);
-                return 0;
+                for (uint32_t l = 0; l < WARP_SIZE; l++)
+                    memcpy(base + (a[l] - lo), &vals[l], 4);
             }
+            return 0;
         }
     }
     if (in->op == OP_LD) {
@@ -593,16 +631,12 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
             return -1;
         if (base && info->bytes == 4) {
-            /* fast path: every lane in bounds, aligned and checked. Offsets first (a loop that vectorises), then one
-             * load per lane; inactive lanes' offsets are computed but not
-             * used. d may be the address register: addrs are copies. */
-            uint32_t off[WARP_SIZE];
-            for (uint32_t l = 0; l < WARP_SIZE; l++)
-                off[l] = info->addrs[l] - lo;
+            /* every lane in bounds, aligned and checked: one load per
+             * lane. d may be the address register: a[] is a copy. */
             if (mask == ALL_LANES) {
-                gather_words(d, base, off);
+                gather_words(d, base, a, lo);
             } else {
-                FOR_LANES(mask, l) memcpy(&d[l], base + off[l], 4);
+                FOR_LANES(mask, l) memcpy(&d[l], base + (a[l] - lo), 4);
             }
             return 0;
         }
@@ -624,12 +658,10 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
             return -1;
         if (base && info->bytes == 4) {
-            /* fast path as for ld; lanes still store in lane order */
-            uint32_t off[WARP_SIZE], vals[WARP_SIZE];
-            for (uint32_t l = 0; l < WARP_SIZE; l++)
-                off[l] = info->addrs[l] - lo;
+            /* as for ld; lanes still store in lane order */
+            uint32_t vals[WARP_SIZE];
             memcpy(vals, v, sizeof vals);
-            LANE_LOOP(mask, l, memcpy(base + off[l], &vals[l], 4));
+            LANE_LOOP(mask, l, memcpy(base + (a[l] - lo), &vals[l], 4));
             return 0;
         }
         FOR_LANES(mask, l) {
