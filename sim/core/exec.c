@@ -63,6 +63,37 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
     }
 }
 
+/* A special register for all 32 lanes: the same values as special() lane
+ * by lane, without a switch and divisions per lane. The thread index
+ * counts up from lane 0's like an odometer: tid.x wraps at ntid.x into
+ * tid.y, which wraps at ntid.y into tid.z. */
+static void special_lanes(const exec_ctx_t *x, const warp_t *w, uint32_t which, uint32_t *v)
+{
+    if (which == SR_TID_X || which == SR_TID_Y || which == SR_TID_Z) {
+        uint32_t t[3];   /* lane 0's (tid.x, tid.y, tid.z), then each next lane's */
+        uint32_t k = which - SR_TID_X;
+        for (uint32_t i = 0; i < 3; i++)
+            t[i] = special(x, w, SR_TID_X + i, 0);
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            v[l] = t[k];
+            if (++t[0] == x->ntid[0]) {
+                t[0] = 0;
+                if (++t[1] == x->ntid[1]) {
+                    t[1] = 0;
+                    t[2]++;
+                }
+            }
+        }
+    } else if (which == SR_LANEID) {
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            v[l] = l;
+    } else {   /* the same for every lane of the warp */
+        uint32_t u = special(x, w, which, 0);
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            v[l] = u;
+    }
+}
+
 /* Source operand as a 32-lane vector: registers are read in place, other
  * kinds are expanded into tmp. src() is the inline register and
  * immediate cases (most operands); src_expand() does the rest. */
@@ -76,8 +107,7 @@ static const uint32_t *src_expand(const exec_ctx_t *x, const warp_t *w, const is
         return tmp;
     }
     case OPD_SPECIAL:
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            tmp[l] = special(x, w, o->index, l);
+        special_lanes(x, w, o->index, tmp);
         return tmp;
     default: { /* OPD_IMM, OPD_LABEL */
         uint32_t v = o->imm;   /* a local: tmp might alias o->imm for all the compiler knows */
