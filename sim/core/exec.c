@@ -230,6 +230,23 @@ static int binop_warp(uint8_t op, uint8_t type, uint32_t mask, const uint32_t *a
     return 1;
 }
 
+/* shl, or shr unsigned, by an immediate amount s (shl.b32 %r5, %r3, 2):
+ * binop's results, with the same shift in every lane (a loop that
+ * vectorises; a shift by a per-lane amount does not). */
+static void shift_imm_warp(uint8_t op, uint32_t mask, const uint32_t *a, uint32_t s, uint32_t *d)
+{
+    uint32_t r[WARP_SIZE];
+    if (s >= 32)
+        memset(r, 0, sizeof r);
+    else if (op == OP_SHL)
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            r[l] = a[l] << s;
+    else
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            r[l] = a[l] >> s;
+    LANE_LOOP(mask, l, d[l] = r[l]);
+}
+
 /* One-source arithmetic on one lane. */
 static uint32_t unop(uint8_t op, uint8_t type, uint32_t a)
 {
@@ -571,7 +588,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     if (in->space == SPACE_PARAM) {          /* uniform argument read */
         uint32_t v = x->params[m->imm / 4];
         uint32_t *d = dst(w, in);
-        FOR_LANES(mask, l) d[l] = v;
+        LANE_LOOP(mask, l, d[l] = v);
         info->unit = UNIT_ALU;
         return 0;
     }
@@ -1286,7 +1303,10 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
             LANE_LOOP(mask, l, d[l] = r[l]);
             info->flops = 2 * warp_popcount(mask);
         } else {
-            FOR_LANES(mask, l) d[l] = a[l] * b[l] + c[l];
+            uint32_t r[WARP_SIZE];   /* all lanes (a loop that vectorises), then the active ones */
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                r[l] = a[l] * b[l] + c[l];
+            LANE_LOOP(mask, l, d[l] = r[l]);
         }
         break;
     }
@@ -1301,16 +1321,22 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         } else if (isa_ops[in->op].nsrc == 2) {
             const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
             uint32_t *d = dst(w, in);
-            if (!binop_warp(in->op, in->type, mask, a, b, d))
+            if (in->opd[2].kind == OPD_IMM && (in->op == OP_SHL || (in->op == OP_SHR && in->type != T_S32)))
+                shift_imm_warp(in->op, mask, a, in->opd[2].imm, d);
+            else if (!binop_warp(in->op, in->type, mask, a, b, d))
                 FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
             if (in->type == T_F32)
                 info->flops = warp_popcount(mask);
         } else {
             const uint32_t *a = src(x, w, &in->opd[1], ta);
             uint32_t *d = dst(w, in);
-            if (in->op == OP_MOV)                /* the common one: no switch per lane */
-                LANE_LOOP(mask, l, d[l] = a[l]);
-            else
+            if (in->op == OP_MOV && mask == ALL_LANES) {   /* the common one: a copy */
+                uint32_t r[WARP_SIZE];   /* through r: d may be a */
+                memcpy(r, a, sizeof r);
+                memcpy(d, r, sizeof r);
+            } else if (in->op == OP_MOV) {
+                FOR_LANES(mask, l) d[l] = a[l];
+            } else
                 FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
             if (in->type == T_F32 && in->op != OP_MOV && in->op != OP_ABS && in->op != OP_NEG)
                 info->flops = warp_popcount(mask);
