@@ -118,12 +118,12 @@ static int one_word_per_bank(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
         /* quickest: aligned words that all lie in one aligned group of
          * nbanks words are in different banks whenever they differ (the
          * bits that differ between any two addresses are in x) */
-        uint32_t a0 = addrs[0], x = 0, odd = 0;
-        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+        uint32_t a0 = addrs[0], x = 0;
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
             x |= addrs[lane] ^ a0;
-            odd |= addrs[lane];
-        }
-        if ((odd & 3u) == 0 && (x >> 2) < nbanks)
+        /* all aligned if lane 0's is and no lane differs from it in the
+         * low two bits */
+        if (((a0 | x) & 3u) == 0 && (x >> 2) < nbanks)
             return 1;
     }
     if (mask == 0xFFFFFFFFu) {
