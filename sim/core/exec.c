@@ -596,8 +596,8 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     /* through a local array: info->addrs might alias the registers for
      * all the compiler knows, which would keep it from vectorising */
     uint32_t a[WARP_SIZE];
-    uint32_t any = 0;    /* OR of all lanes' addresses                    */
     uint32_t diff = 0;   /* bits in which some lane's differs from lane 0's */
+    uint32_t any;        /* OR of all lanes' addresses (= a[0] | diff)    */
     if (m->index == ISA_NO_REG) {
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             a[l] = off;
@@ -605,18 +605,11 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     } else {
         const uint32_t *base = &w->regs[(size_t)m->index * WARP_SIZE];
         uint32_t a0 = base[0] + off;
-        if (in->space == SPACE_SHARED) {     /* diff is not needed there */
-            for (uint32_t l = 0; l < WARP_SIZE; l++) {
-                a[l] = base[l] + off;
-                any |= a[l];
-            }
-        } else {
-            for (uint32_t l = 0; l < WARP_SIZE; l++) {
-                a[l] = base[l] + off;
-                any |= a[l];
-                diff |= a[l] ^ a0;
-            }
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            a[l] = base[l] + off;
+            diff |= a[l] ^ a0;
         }
+        any = a0 | diff;
     }
     LANE_LOOP(mask, l, info->addrs[l] = a[l]);
     if (mask == ALL_LANES && info->bytes == 4 && in->op != OP_ATOM) {
