@@ -126,7 +126,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
          * effects as the general code below. */
         cache_line_t *l = &c->lines[slot];
         const uint64_t *ready = &c->ready[(size_t)slot * spl];
-        uint32_t n = bits_popcount32(sector_mask);
+        uint32_t n = bits_popcount8(sector_mask);
         for (uint32_t m = sector_mask; m; m &= m - 1u) {
             uint64_t r = ready[bits_lowest64(m)];
             inf.ready = r > inf.ready ? r : inf.ready;
@@ -171,7 +171,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
             inf.victim_addr = v->tag * c->line_bytes;
             inf.victim_dirty = v->dirty;
             c->st.evictions++;
-            c->st.writebacks += bits_popcount32(v->dirty);
+            c->st.writebacks += bits_popcount8(v->dirty);
         }
         v->tag = tag;
         v->valid = 0;
@@ -194,11 +194,11 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     inf.slot = slot;
 
     if (is_store) {
-        c->st.store_hits += bits_popcount32(hit);
-        c->st.store_misses += bits_popcount32(miss);
+        c->st.store_hits += bits_popcount8(hit);
+        c->st.store_misses += bits_popcount8(miss);
     } else {
-        c->st.load_hits += bits_popcount32(hit);
-        c->st.load_misses += bits_popcount32(miss);
+        c->st.load_hits += bits_popcount8(hit);
+        c->st.load_misses += bits_popcount8(miss);
     }
     if (miss_sectors)
         *miss_sectors = miss;
@@ -232,7 +232,7 @@ uint64_t cache_clean(cache_t *c)
     for (uint32_t t = 0; t < c->ntouched; t++) {
         cache_line_t *l = &c->lines[(size_t)c->touched[t] * c->assoc];
         for (uint32_t w = 0; w < c->assoc; w++) {
-            sectors += bits_popcount32(l[w].dirty);
+            sectors += bits_popcount8(l[w].dirty);
             l[w].dirty = 0;
         }
     }

@@ -285,7 +285,7 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
     cache_info_t info;
     uint32_t hit = cache_lookup(&s->l1, line->addr, line->sectors, 0, &miss, &info);
     uint64_t ready = 0;
-    uint32_t nhit = bits_popcount32(hit), nmiss = bits_popcount32(miss);
+    uint32_t nhit = bits_popcount8(hit), nmiss = bits_popcount8(miss);   /* sector masks */
 
     s->st.l1_hits += nhit;
     s->st.l1_misses += nmiss;
@@ -336,7 +336,8 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
     memsys_sm_t *s;
     uint64_t t = now * T;
     uint64_t ready;
-    uint64_t bytes = (uint64_t)bits_popcount32(req->mask) * req->bytes;
+    uint64_t lanes = req->mask == 0xFFFFFFFFu ? 32 : bits_popcount32(req->mask);   /* usually a full warp */
+    uint64_t bytes = lanes * req->bytes;
 
     assert(sm < ms->cfg.sms);
     assert(req->bytes >= 1 && req->bytes <= LSU_MAX_BYTES);
