@@ -217,6 +217,13 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
         c->ready[(size_t)slot * spl + bits_lowest64(m)] = ready;
 }
 
+uint64_t cache_sector_ready(const cache_t *c, int32_t slot, uint32_t sector)
+{
+    if (slot < 0 || sector >= c->spl)
+        return 0;
+    return c->ready[(size_t)slot * c->spl + sector];
+}
+
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
 {
     int32_t slot = find(c, line_addr >> c->line_shift);
