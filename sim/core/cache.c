@@ -111,11 +111,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
 {
     uint32_t spl = sectors_per_line(c);
     uint32_t tag = line_addr >> c->line_shift;
-    /* The line of the last lookup first: the next lookup often asks for
-     * the same line (the L2 sees a line's sectors one after another). A
-     * tag is in at most one way, so this finds what find() would. */
-    const cache_line_t *last = &c->lines[c->last_slot];
-    int32_t slot = last->valid && last->tag == tag ? (int32_t)c->last_slot : find(c, tag);
+    int32_t slot = find(c, tag);
     uint32_t hit = 0, miss;
     cache_info_t inf = {-1, 0, 0, 0, 0};
 
@@ -134,7 +130,6 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         if (is_store && c->policy == CACHE_WRITE_BACK)
             l->dirty |= (uint8_t)sector_mask;
         l->last_use = ++c->use_clock;
-        c->last_slot = (uint32_t)slot;
         if (is_store)
             c->st.store_hits += n;
         else
@@ -189,7 +184,6 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         if (is_store && c->policy == CACHE_WRITE_BACK)
             l->dirty |= (uint8_t)sector_mask;
         l->last_use = ++c->use_clock;
-        c->last_slot = (uint32_t)slot;
     }
     inf.slot = slot;
 

@@ -81,8 +81,6 @@ typedef struct cache {
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */
-    uint32_t last_slot;            /* line index of the last lookup: tried
-                                      first by the next (host speed only) */
     /* Sets that have had a line allocated since the last flush, so that
      * flushing, cleaning and clearing times cost O(sets used) rather than
      * O(cache size) (the H200's 60 MB L2 has 30,720 sets of 16 ways; a

@@ -259,9 +259,9 @@ static void test_popcount8(void **state)
     }
 }
 
-/* A lookup right after the line it last found was evicted must not find
- * it there (the last-slot shortcut checks the tag). */
-static void test_last_slot_after_eviction(void **state)
+/* A line looked up just before it was evicted misses afterwards, and
+ * LRU keeps choosing the oldest way. */
+static void test_evicted_line_misses(void **state)
 {
     (void)state;
     cache_t c;
@@ -271,7 +271,7 @@ static void test_last_slot_after_eviction(void **state)
     cache_lookup(&c, 256, 1u, 0, &miss, NULL);      /* line 2 -> set 0 */
     cache_lookup(&c, 512, 1u, 0, &miss, NULL);      /* line 4 evicts line 0 */
     assert_int_equal(miss, 1u);
-    assert_int_equal(cache_lookup(&c, 512, 1u, 0, &miss, NULL), 1u);   /* last slot: a hit */
+    assert_int_equal(cache_lookup(&c, 512, 1u, 0, &miss, NULL), 1u);   /* present: a hit */
     assert_int_equal(cache_lookup(&c, 0, 1u, 0, &miss, NULL), 0u);     /* gone: a miss */
     assert_int_equal(miss, 1u);
     assert_int_equal(cache_lookup(&c, 256, 1u, 0, &miss, NULL), 0u);   /* evicted by line 0 */
@@ -292,7 +292,7 @@ int main(void)
         cmocka_unit_test(test_flush_then_reuse),
         cmocka_unit_test(test_geometry_and_errors),
         cmocka_unit_test(test_popcount8),
-        cmocka_unit_test(test_last_slot_after_eviction),
+        cmocka_unit_test(test_evicted_line_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
