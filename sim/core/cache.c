@@ -116,6 +116,31 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     cache_info_t inf = {-1, 0, 0, 0, 0};
 
     sector_mask &= (1u << spl) - 1;
+    if (slot >= 0 && (c->lines[slot].valid & sector_mask) == sector_mask) {
+        /* Fast path of what follows for the usual case, a hit on every
+         * sector asked for: nothing to allocate, nothing missed. Same
+         * effects as the general code below. */
+        cache_line_t *l = &c->lines[slot];
+        const uint64_t *ready = &c->ready[(size_t)slot * spl];
+        uint32_t n = bits_popcount8(sector_mask);
+        for (uint32_t m = sector_mask; m; m &= m - 1u) {
+            uint64_t r = ready[bits_lowest64(m)];
+            inf.ready = r > inf.ready ? r : inf.ready;
+        }
+        if (is_store && c->policy == CACHE_WRITE_BACK)
+            l->dirty |= (uint8_t)sector_mask;
+        l->last_use = ++c->use_clock;
+        if (is_store)
+            c->st.store_hits += n;
+        else
+            c->st.load_hits += n;
+        inf.slot = slot;
+        if (miss_sectors)
+            *miss_sectors = 0;
+        if (info)
+            *info = inf;
+        return sector_mask;
+    }
     if (slot >= 0)
         hit = c->lines[slot].valid & sector_mask;
     miss = sector_mask & ~hit;
@@ -141,7 +166,7 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
             inf.victim_addr = v->tag * c->line_bytes;
             inf.victim_dirty = v->dirty;
             c->st.evictions++;
-            c->st.writebacks += bits_popcount32(v->dirty);
+            c->st.writebacks += bits_popcount8(v->dirty);
         }
         v->tag = tag;
         v->valid = 0;
@@ -163,11 +188,11 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     inf.slot = slot;
 
     if (is_store) {
-        c->st.store_hits += bits_popcount32(hit);
-        c->st.store_misses += bits_popcount32(miss);
+        c->st.store_hits += bits_popcount8(hit);
+        c->st.store_misses += bits_popcount8(miss);
     } else {
-        c->st.load_hits += bits_popcount32(hit);
-        c->st.load_misses += bits_popcount32(miss);
+        c->st.load_hits += bits_popcount8(hit);
+        c->st.load_misses += bits_popcount8(miss);
     }
     if (miss_sectors)
         *miss_sectors = miss;
@@ -186,6 +211,13 @@ void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t re
         c->ready[(size_t)slot * spl + bits_lowest64(m)] = ready;
 }
 
+uint64_t cache_sector_ready(const cache_t *c, int32_t slot, uint32_t sector)
+{
+    if (slot < 0 || sector >= c->spl)
+        return 0;
+    return c->ready[(size_t)slot * c->spl + sector];
+}
+
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
 {
     int32_t slot = find(c, line_addr >> c->line_shift);
@@ -201,7 +233,7 @@ uint64_t cache_clean(cache_t *c)
     for (uint32_t t = 0; t < c->ntouched; t++) {
         cache_line_t *l = &c->lines[(size_t)c->touched[t] * c->assoc];
         for (uint32_t w = 0; w < c->assoc; w++) {
-            sectors += bits_popcount32(l[w].dirty);
+            sectors += bits_popcount8(l[w].dirty);
             l[w].dirty = 0;
         }
     }

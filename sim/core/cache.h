@@ -115,6 +115,10 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
  * cache_info_t) get their data at time `ready`. */
 void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready);
 
+/* The ready time of sector `sector` of the line in slot (from
+ * cache_info_t). */
+uint64_t cache_sector_ready(const cache_t *c, int32_t slot, uint32_t sector);
+
 /* Is the sector mask present (all its sectors valid)? No side effects:
  * LRU order and counters are untouched. */
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask);

@@ -63,6 +63,37 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
     }
 }
 
+/* A special register for all 32 lanes: the same values as special() lane
+ * by lane, without a switch and divisions per lane. The thread index
+ * counts up from lane 0's like an odometer: tid.x wraps at ntid.x into
+ * tid.y, which wraps at ntid.y into tid.z. */
+static void special_lanes(const exec_ctx_t *x, const warp_t *w, uint32_t which, uint32_t *v)
+{
+    if (which == SR_TID_X || which == SR_TID_Y || which == SR_TID_Z) {
+        uint32_t t[3];   /* lane 0's (tid.x, tid.y, tid.z), then each next lane's */
+        uint32_t k = which - SR_TID_X;
+        for (uint32_t i = 0; i < 3; i++)
+            t[i] = special(x, w, SR_TID_X + i, 0);
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            v[l] = t[k];
+            if (++t[0] == x->ntid[0]) {
+                t[0] = 0;
+                if (++t[1] == x->ntid[1]) {
+                    t[1] = 0;
+                    t[2]++;
+                }
+            }
+        }
+    } else if (which == SR_LANEID) {
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            v[l] = l;
+    } else {   /* the same for every lane of the warp */
+        uint32_t u = special(x, w, which, 0);
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            v[l] = u;
+    }
+}
+
 /* Source operand as a 32-lane vector: registers are read in place, other
  * kinds are expanded into tmp. src() is the inline register and
  * immediate cases (most operands); src_expand() does the rest. */
@@ -76,8 +107,7 @@ static const uint32_t *src_expand(const exec_ctx_t *x, const warp_t *w, const is
         return tmp;
     }
     case OPD_SPECIAL:
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            tmp[l] = special(x, w, o->index, l);
+        special_lanes(x, w, o->index, tmp);
         return tmp;
     default: { /* OPD_IMM, OPD_LABEL */
         uint32_t v = o->imm;   /* a local: tmp might alias o->imm for all the compiler knows */
@@ -200,6 +230,23 @@ static int binop_warp(uint8_t op, uint8_t type, uint32_t mask, const uint32_t *a
     return 1;
 }
 
+/* shl, or shr unsigned, by an immediate amount s (shl.b32 %r5, %r3, 2):
+ * binop's results, with the same shift in every lane (a loop that
+ * vectorises; a shift by a per-lane amount does not). */
+static void shift_imm_warp(uint8_t op, uint32_t mask, const uint32_t *a, uint32_t s, uint32_t *d)
+{
+    uint32_t r[WARP_SIZE];
+    if (s >= 32)
+        memset(r, 0, sizeof r);
+    else if (op == OP_SHL)
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            r[l] = a[l] << s;
+    else
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            r[l] = a[l] >> s;
+    LANE_LOOP(mask, l, d[l] = r[l]);
+}
+
 /* One-source arithmetic on one lane. */
 static uint32_t unop(uint8_t op, uint8_t type, uint32_t a)
 {
@@ -289,15 +336,15 @@ static void fma_warp(const uint32_t *a, const uint32_t *b, const uint32_t *c, ui
     memcpy(r, fr, sizeof fr);
 }
 
-/* d[l] = the 4-byte word at base + off[l], for all 32 lanes (4 lanes per
- * loop trip: less loop overhead). */
-static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *off)
+/* d[l] = the 4-byte word at base + (addr[l] - lo), for all 32 lanes (4
+ * lanes per loop trip: less loop overhead). */
+static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
 {
     for (uint32_t l = 0; l < WARP_SIZE; l += 4) {
-        memcpy(&d[l], base + off[l], 4);
-        memcpy(&d[l + 1], base + off[l + 1], 4);
-        memcpy(&d[l + 2], base + off[l + 2], 4);
-        memcpy(&d[l + 3], base + off[l + 3], 4);
+        memcpy(&d[l], base + (addr[l] - lo), 4);
+        memcpy(&d[l + 1], base + (addr[l + 1] - lo), 4);
+        memcpy(&d[l + 2], base + (addr[l + 2] - lo), 4);
+        memcpy(&d[l + 3], base + (addr[l + 3] - lo), 4);
     }
 }
 
@@ -541,7 +588,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     if (in->space == SPACE_PARAM) {          /* uniform argument read */
         uint32_t v = x->params[m->imm / 4];
         uint32_t *d = dst(w, in);
-        FOR_LANES(mask, l) d[l] = v;
+        LANE_LOOP(mask, l, d[l] = v);
         info->unit = UNIT_ALU;
         return 0;
     }
@@ -549,39 +596,70 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     /* through a local array: info->addrs might alias the registers for
      * all the compiler knows, which would keep it from vectorising */
     uint32_t a[WARP_SIZE];
+    uint32_t diff = 0;   /* bits in which some lane's differs from lane 0's */
+    uint32_t any;        /* OR of all lanes' addresses (= a[0] | diff)    */
     if (m->index == ISA_NO_REG) {
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             a[l] = off;
+        any = off;
     } else {
         const uint32_t *base = &w->regs[(size_t)m->index * WARP_SIZE];
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
+        uint32_t a0 = base[0] + off;
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
             a[l] = base[l] + off;
+            diff |= a[l] ^ a0;
+        }
+        any = a0 | diff;
     }
     LANE_LOOP(mask, l, info->addrs[l] = a[l]);
-    if (in->space == SPACE_SHARED && mask == ALL_LANES && info->bytes == 4) {
-        /* Fast path for shared memory (the tiles of a tiled kernel): no
-         * address is larger than the OR of all of them, and all are
-         * aligned if the OR's low two bits are 0. If that OR is inside
-         * the block's shared memory, every lane's word is (for a size
-         * that is a power of two, always when they are in bounds). With the
-         * kernel checker on, it sees every lane before any moves data. */
-        uint32_t any = 0;
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            any |= a[l];
-        if ((any & 3u) == 0 && (uint64_t)any + 4 <= x->smem_bytes) {
-            if (in->op != OP_ATOM && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
+    if (mask == ALL_LANES && info->bytes == 4 && in->op != OP_ATOM) {
+        /* Fast path of the general code below for a whole warp of 4-byte
+         * loads or stores that are all aligned (the OR's low two bits are
+         * 0) and all in bounds, tested at once:
+         * - shared memory (the tiles of a tiled kernel): no address is
+         *   larger than the OR of all of them, so if the OR is inside the
+         *   block's shared memory, every lane's word is;
+         * - global memory (warp_span's first test): the addresses differ
+         *   from lane 0's only in the bits of diff, so they all lie in the
+         *   aligned block of smear(diff) + 1 bytes around lane 0's; if one
+         *   allocation holds that block, it holds every lane's word.
+         * With the kernel checker on, it sees every lane before any data
+         * moves. Lanes store in lane order. */
+        uint8_t *base = NULL;
+        uint32_t lo = 0;
+        if ((any & 3u) == 0) {
+            if (in->space == SPACE_SHARED) {
+                if ((uint64_t)any + 4 <= x->smem_bytes)
+                    base = x->smem;
+            } else {
+                diff |= diff >> 1;   /* smear: every bit below the highest set one */
+                diff |= diff >> 2;
+                diff |= diff >> 4;
+                diff |= diff >> 8;
+                diff |= diff >> 16;
+                lo = a[0] & ~diff;
+                if (diff <= UINT32_MAX - 4u)
+                    base = mem_ptr(x->mem, lo, diff + 4u);
+            }
+        }
+        if (base) {
+            if (x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
                 return -1;
             if (in->op == OP_LD) {
-                gather_words(dst(w, in), x->smem, a);   /* d may be the address register: a[] is a copy */
-                return 0;
-            }
-            if (in->op == OP_ST) {
+                /* d may be the address register: a[] is a copy. lo is 0
+                 * in shared memory: said so, that saves a subtraction
+                 * per lane. */
+                if (in->space == SPACE_SHARED)
+                    gather_words(dst(w, in), base, a, 0);
+                else
+                    gather_words(dst(w, in), base, a, lo);
+            } else {
                 uint32_t vals[WARP_SIZE];
                 memcpy(vals, src(x, w, &in->opd[1], tmp), sizeof vals);
-                for (uint32_t l = 0; l < WARP_SIZE; l++)   /* in lane order */
-                    memcpy(x->smem + a[l], &vals[l], 4);
-                return 0;
+                for (uint32_t l = 0; l < WARP_SIZE; l++)
+                    memcpy(base + (a[l] - lo), &vals[l], 4);
             }
+            return 0;
         }
     }
     if (in->op == OP_LD) {
@@ -593,16 +671,12 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
             return -1;
         if (base && info->bytes == 4) {
-            /* fast path: every lane in bounds, aligned and checked. Offsets first (a loop that vectorises), then one
-             * load per lane; inactive lanes' offsets are computed but not
-             * used. d may be the address register: addrs are copies. */
-            uint32_t off[WARP_SIZE];
-            for (uint32_t l = 0; l < WARP_SIZE; l++)
-                off[l] = info->addrs[l] - lo;
+            /* every lane in bounds, aligned and checked: one load per
+             * lane. d may be the address register: a[] is a copy. */
             if (mask == ALL_LANES) {
-                gather_words(d, base, off);
+                gather_words(d, base, a, lo);
             } else {
-                FOR_LANES(mask, l) memcpy(&d[l], base + off[l], 4);
+                FOR_LANES(mask, l) memcpy(&d[l], base + (a[l] - lo), 4);
             }
             return 0;
         }
@@ -624,12 +698,10 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
             return -1;
         if (base && info->bytes == 4) {
-            /* fast path as for ld; lanes still store in lane order */
-            uint32_t off[WARP_SIZE], vals[WARP_SIZE];
-            for (uint32_t l = 0; l < WARP_SIZE; l++)
-                off[l] = info->addrs[l] - lo;
+            /* as for ld; lanes still store in lane order */
+            uint32_t vals[WARP_SIZE];
             memcpy(vals, v, sizeof vals);
-            LANE_LOOP(mask, l, memcpy(base + off[l], &vals[l], 4));
+            LANE_LOOP(mask, l, memcpy(base + (a[l] - lo), &vals[l], 4));
             return 0;
         }
         FOR_LANES(mask, l) {
@@ -1224,7 +1296,10 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
             LANE_LOOP(mask, l, d[l] = r[l]);
             info->flops = 2 * warp_popcount(mask);
         } else {
-            FOR_LANES(mask, l) d[l] = a[l] * b[l] + c[l];
+            uint32_t r[WARP_SIZE];   /* all lanes (a loop that vectorises), then the active ones */
+            for (uint32_t l = 0; l < WARP_SIZE; l++)
+                r[l] = a[l] * b[l] + c[l];
+            LANE_LOOP(mask, l, d[l] = r[l]);
         }
         break;
     }
@@ -1239,16 +1314,22 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         } else if (isa_ops[in->op].nsrc == 2) {
             const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
             uint32_t *d = dst(w, in);
-            if (!binop_warp(in->op, in->type, mask, a, b, d))
+            if (in->opd[2].kind == OPD_IMM && (in->op == OP_SHL || (in->op == OP_SHR && in->type != T_S32)))
+                shift_imm_warp(in->op, mask, a, in->opd[2].imm, d);
+            else if (!binop_warp(in->op, in->type, mask, a, b, d))
                 FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
             if (in->type == T_F32)
                 info->flops = warp_popcount(mask);
         } else {
             const uint32_t *a = src(x, w, &in->opd[1], ta);
             uint32_t *d = dst(w, in);
-            if (in->op == OP_MOV)                /* the common one: no switch per lane */
-                LANE_LOOP(mask, l, d[l] = a[l]);
-            else
+            if (in->op == OP_MOV && mask == ALL_LANES) {   /* the common one: a copy */
+                uint32_t r[WARP_SIZE];   /* through r: d may be a */
+                memcpy(r, a, sizeof r);
+                memcpy(d, r, sizeof r);
+            } else if (in->op == OP_MOV) {
+                FOR_LANES(mask, l) d[l] = a[l];
+            } else
                 FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
             if (in->type == T_F32 && in->op != OP_MOV && in->op != OP_ABS && in->op != OP_NEG)
                 info->flops = warp_popcount(mask);

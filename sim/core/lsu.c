@@ -58,23 +58,23 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
      * own sector; only a change of sector from one lane to the next can add
      * one. Plain loops over all lanes, which vectorise. */
     if (mask == 0xFFFFFFFFu && (bytes & (bytes - 1u)) == 0 && bytes <= sector_bytes) {
-        uint32_t odd = 0, sec[LSU_WARP_SIZE];
-        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
+        /* sec[l + 1] = lane l's sector; sec[0] = lane 0's too, so that
+         * lane l compares sec[l + 1] with sec[l] (lane 0 with itself) */
+        uint32_t odd = 0, sec[LSU_WARP_SIZE + 1];
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
             odd |= addrs[lane];
+            sec[lane + 1] = addrs[lane] >> sec_shift;
+        }
+        sec[0] = sec[1];
         if ((odd & (bytes - 1u)) == 0) {
             uint32_t per_line = line_shift - sec_shift, in_line = (line_bytes >> sec_shift) - 1u;
             uint32_t change = 0;   /* bit l: lane l's sector differs from lane l-1's */
-            uint32_t prev[LSU_WARP_SIZE];   /* prev[l] = sec[l - 1]; lane 0 compares with itself */
-            for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
-                sec[lane] = addrs[lane] >> sec_shift;
-            prev[0] = sec[0];
-            memcpy(prev + 1, sec, (LSU_WARP_SIZE - 1) * sizeof *sec);
             for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)   /* whole vectors */
-                change |= sec[lane] != prev[lane] ? bits_lane[lane] : 0;
+                change |= sec[lane + 1] != sec[lane] ? bits_lane[lane] : 0;
             add_sector(out, sec[0] >> per_line << line_shift, sec[0] & in_line);
             for (; change; change &= change - 1u) {   /* only the lanes where it changes */
                 uint32_t lane = bits_lowest64(change);
-                add_sector(out, sec[lane] >> per_line << line_shift, sec[lane] & in_line);
+                add_sector(out, sec[lane + 1] >> per_line << line_shift, sec[lane + 1] & in_line);
             }
             return out->nlines;
         }
@@ -118,12 +118,12 @@ static int one_word_per_bank(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
         /* quickest: aligned words that all lie in one aligned group of
          * nbanks words are in different banks whenever they differ (the
          * bits that differ between any two addresses are in x) */
-        uint32_t a0 = addrs[0], x = 0, odd = 0;
-        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++) {
+        uint32_t a0 = addrs[0], x = 0;
+        for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
             x |= addrs[lane] ^ a0;
-            odd |= addrs[lane];
-        }
-        if ((odd & 3u) == 0 && (x >> 2) < nbanks)
+        /* all aligned if lane 0's is and no lane differs from it in the
+         * low two bits */
+        if (((a0 | x) & 3u) == 0 && (x >> 2) < nbanks)
             return 1;
     }
     if (mask == 0xFFFFFFFFu) {

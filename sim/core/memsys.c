@@ -241,38 +241,62 @@ static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint64_t now,
     return latest;
 }
 
-/* One sector at the L2, arriving at tick `now`. For a load returns the
- * tick its data reaches the SM; for a store the tick the L2 accepted it. */
+/* The sectors in `sectors` of one line at the L2, arriving at tick `now`;
+ * the line's slice takes them one after another, lowest first. One tag
+ * lookup serves them all: it has the outcome of one lookup per sector in
+ * that order (only the first can allocate the line and evict another;
+ * the rest find it), and it is the same LRU order. For a load ready[k]
+ * gets the tick sector k's data reaches the SM, for a store the tick the
+ * L2 accepted it. Returns the latest of those (0 for no sectors). */
+static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
+                        uint32_t line_addr, uint32_t sectors, int is_store,
+                        memsys_result_t *res, uint64_t ready[CACHE_MAX_SECTORS])
+{
+    uint32_t slice = l2_slice(ms, line_addr);
+    uint64_t latest = 0;
+    cache_info_t info;
+    uint32_t hit = cache_lookup(&ms->l2, line_addr, sectors, is_store, NULL, &info);
+
+    for (uint32_t m = sectors; m; m &= m - 1u) {
+        uint32_t k = bits_lowest64(m);
+        uint64_t start = max_u64(now, ms->slice_free[slice]);
+        uint64_t r;
+        ms->slice_free[slice] = start + ms->l2_sector_ticks;
+        /* the first sector's lookup is the one that evicted */
+        uint64_t wb_start = m == sectors ? l2_writeback(ms, st, start, &info, res) : 0;
+        if (hit >> k & 1u) {
+            st->l2_hits++;
+            res->l2_hits++;
+        } else {
+            st->l2_misses++;
+            res->l2_misses++;
+        }
+        if (is_store) {
+            r = max_u64(start, wb_start);
+        } else if (hit >> k & 1u) {
+            r = max_u64(start + ms->l2_sector_ticks + (uint64_t)ms->cfg.lat_l2 * T,
+                        cache_sector_ready(&ms->l2, info.slot, k));
+        } else {
+            /* Miss: one DRAM burst; the L2 sector is filled when it arrives. */
+            uint64_t sector_addr = (uint64_t)line_addr + (uint64_t)k * ms->cfg.sector_bytes;
+            r = dram_access(&ms->dram, start, sector_addr, ms->cfg.sector_bytes, 0, NULL);
+            cache_set_ready(&ms->l2, info.slot, 1u << k, r);
+            st->dram_read_bytes += ms->cfg.sector_bytes;
+            res->dram_bytes += ms->cfg.sector_bytes;
+        }
+        ready[k] = r;
+        latest = max_u64(latest, r);
+    }
+    return latest;
+}
+
+/* One sector s of a line at the L2 (l2_line for one sector). */
 static uint64_t l2_sector(memsys_t *ms, memsys_stats_t *st, uint64_t now,
                           uint32_t line_addr, uint32_t s, int is_store,
                           memsys_result_t *res)
 {
-    uint32_t slice = l2_slice(ms, line_addr);
-    uint64_t start = max_u64(now, ms->slice_free[slice]);
-    ms->slice_free[slice] = start + ms->l2_sector_ticks;
-
-    cache_info_t info;
-    uint32_t hit = cache_lookup(&ms->l2, line_addr, 1u << s, is_store, NULL, &info);
-    uint64_t wb_start = l2_writeback(ms, st, start, &info, res);
-    if (hit) {
-        st->l2_hits++;
-        res->l2_hits++;
-    } else {
-        st->l2_misses++;
-        res->l2_misses++;
-    }
-
-    if (is_store)
-        return max_u64(start, wb_start);
-    if (hit)
-        return max_u64(start + ms->l2_sector_ticks + (uint64_t)ms->cfg.lat_l2 * T, info.ready);
-    /* Miss: one DRAM burst; the L2 sector is filled when it arrives. */
-    uint64_t sector_addr = (uint64_t)line_addr + (uint64_t)s * ms->cfg.sector_bytes;
-    uint64_t ready = dram_access(&ms->dram, start, sector_addr, ms->cfg.sector_bytes, 0, NULL);
-    cache_set_ready(&ms->l2, info.slot, 1u << s, ready);
-    st->dram_read_bytes += ms->cfg.sector_bytes;
-    res->dram_bytes += ms->cfg.sector_bytes;
-    return ready;
+    uint64_t ready[CACHE_MAX_SECTORS];
+    return l2_line(ms, st, now, line_addr, 1u << s, is_store, res, ready);
 }
 
 /* A global load line looked up at tick t (the LSU slot). Returns the
@@ -280,12 +304,11 @@ static uint64_t l2_sector(memsys_t *ms, memsys_stats_t *st, uint64_t now,
 static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
                                  const lsu_line_t *line, memsys_result_t *res)
 {
-    uint32_t spl = ms->spl;
     uint32_t miss;
     cache_info_t info;
     uint32_t hit = cache_lookup(&s->l1, line->addr, line->sectors, 0, &miss, &info);
     uint64_t ready = 0;
-    uint32_t nhit = bits_popcount32(hit), nmiss = bits_popcount32(miss);
+    uint32_t nhit = bits_popcount8(hit), nmiss = bits_popcount8(miss);   /* sector masks */
 
     s->st.l1_hits += nhit;
     s->st.l1_misses += nmiss;
@@ -302,13 +325,11 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
         s->st.mshr_waits++;
         s->lsu_free = max_u64(s->lsu_free, tm + T);
     }
-    uint64_t line_ready = 0;
-    for (uint32_t k = 0; k < spl; k++) {
-        if (!(miss & (1u << k)))
-            continue;
-        uint64_t r = l2_sector(ms, &s->st, tm, line->addr, k, 0, res);
-        cache_set_ready(&s->l1, info.slot, 1u << k, r);
-        line_ready = max_u64(line_ready, r);
+    uint64_t sector_ready[CACHE_MAX_SECTORS];
+    uint64_t line_ready = l2_line(ms, &s->st, tm, line->addr, miss, 0, res, sector_ready);
+    for (uint32_t m = miss; m; m &= m - 1u) {
+        uint32_t k = bits_lowest64(m);
+        cache_set_ready(&s->l1, info.slot, 1u << k, sector_ready[k]);
     }
     mshr_replace_top(s->mshr, ms->cfg.max_mem_inflight, line_ready);
     return max_u64(ready, line_ready);
@@ -320,13 +341,9 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
 static uint64_t global_store_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
                                   const lsu_line_t *line, memsys_result_t *res)
 {
-    uint32_t spl = ms->spl;
-    uint64_t accepted = t;
+    uint64_t sector_accepted[CACHE_MAX_SECTORS];
     cache_lookup(&s->l1, line->addr, line->sectors, 1, NULL, NULL);
-    for (uint32_t k = 0; k < spl; k++)
-        if (line->sectors & (1u << k))
-            accepted = max_u64(accepted, l2_sector(ms, &s->st, t, line->addr, k, 1, res));
-    return accepted;
+    return max_u64(t, l2_line(ms, &s->st, t, line->addr, line->sectors, 1, res, sector_accepted));
 }
 
 uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
@@ -336,7 +353,8 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
     memsys_sm_t *s;
     uint64_t t = now * T;
     uint64_t ready;
-    uint64_t bytes = (uint64_t)bits_popcount32(req->mask) * req->bytes;
+    uint64_t lanes = req->mask == 0xFFFFFFFFu ? 32 : bits_popcount32(req->mask);   /* usually a full warp */
+    uint64_t bytes = lanes * req->bytes;
 
     assert(sm < ms->cfg.sms);
     assert(req->bytes >= 1 && req->bytes <= LSU_MAX_BYTES);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bits.h"
 #include "cache.h"
 
 /* A tiny cache: 2 sets x 2 ways x 128-byte lines (32-byte sectors).
@@ -244,6 +245,40 @@ static void test_geometry_and_errors(void **state)
     assert_non_null(strstr(err.msg, "one set"));
 }
 
+/* The sector-mask popcount (bits.h) agrees with counting bit by bit, for
+ * every 8-bit mask. */
+static void test_popcount8(void **state)
+{
+    (void)state;
+    for (uint32_t x = 0; x < 256; x++) {
+        uint32_t n = 0;
+        for (uint32_t b = 0; b < 8; b++)
+            n += x >> b & 1u;
+        assert_int_equal(bits_popcount8(x), n);
+        assert_int_equal(bits_popcount32(x), n);
+    }
+}
+
+/* A line looked up just before it was evicted misses afterwards, and
+ * LRU keeps choosing the oldest way. */
+static void test_evicted_line_misses(void **state)
+{
+    (void)state;
+    cache_t c;
+    uint32_t miss;
+    tiny(&c, CACHE_WRITE_BACK);
+    cache_lookup(&c, 0, 1u, 0, &miss, NULL);        /* line 0 -> set 0 */
+    cache_lookup(&c, 256, 1u, 0, &miss, NULL);      /* line 2 -> set 0 */
+    cache_lookup(&c, 512, 1u, 0, &miss, NULL);      /* line 4 evicts line 0 */
+    assert_int_equal(miss, 1u);
+    assert_int_equal(cache_lookup(&c, 512, 1u, 0, &miss, NULL), 1u);   /* present: a hit */
+    assert_int_equal(cache_lookup(&c, 0, 1u, 0, &miss, NULL), 0u);     /* gone: a miss */
+    assert_int_equal(miss, 1u);
+    assert_int_equal(cache_lookup(&c, 256, 1u, 0, &miss, NULL), 0u);   /* evicted by line 0 */
+    assert_int_equal(cache_lookup(&c, 0, 1u, 0, &miss, NULL), 1u);
+    cache_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +291,8 @@ int main(void)
         cmocka_unit_test(test_pending_ready),
         cmocka_unit_test(test_flush_then_reuse),
         cmocka_unit_test(test_geometry_and_errors),
+        cmocka_unit_test(test_popcount8),
+        cmocka_unit_test(test_evicted_line_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
