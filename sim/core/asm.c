@@ -732,6 +732,7 @@ typedef struct mnem {
     isa_space_t space;
     isa_atom_op_t aop;
     uint8_t shape[2];           /* cp.async.bulk: rows, bytes/16; wgmma: N    */
+    uint8_t multicast;          /* cp.async.bulk.multicast (a 5th operand)    */
     char disp[32];              /* name for messages: "add", "ld.param"       */
 } mnem_t;
 
@@ -752,7 +753,8 @@ static int parse_small(const char *s, size_t n, unsigned *v)
 /* The asynchronous instructions (mbarrier, cp.async.bulk, wgmma). */
 static int is_async(isa_op_t op)
 {
-    return op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT;
+    return (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) || op == OP_MBAR_ARRIVE_REMOTE ||
+           op == OP_BAR_CLUSTER;
 }
 
 /* f16 bf16 tf32 e4m3 e5m2: the number formats of numfmt.h. */
@@ -820,6 +822,13 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         m->op = OP_BAR;
         k = 1;
         found = 1;
+    } else if (word_eq(s, bn, "barrier")) {
+        if (nsf == 0 || !word_eq(sf[0].s, sf[0].n, "cluster"))
+            return fail(a, nsf ? sf[0].s - 1 : e, "'barrier' needs '.cluster' (write barrier.cluster; "
+                        "for the block's barrier write bar.sync)");
+        m->op = OP_BAR_CLUSTER;
+        k = 1;
+        found = 1;
     } else if (word_eq(s, bn, "wmma")) {
         /* wmma.load.{a,b,c}, wmma.mma, wmma.store.d: the name has 2-3 parts */
         const char *at = nsf ? sf[0].s - 1 : e;
@@ -847,12 +856,16 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
                    word_eq(sf[1].s, sf[1].n, "expect_tx")) {
             m->op = OP_MBAR_ARRIVE;
             k = 2;
+        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "arrive") &&
+                   word_eq(sf[1].s, sf[1].n, "cluster")) {
+            m->op = OP_MBAR_ARRIVE_REMOTE;
+            k = 2;
         } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "wait") &&
                    word_eq(sf[1].s, sf[1].n, "parity")) {
             m->op = OP_MBAR_WAIT;
             k = 2;
         } else {
-            return fail(a, at, "'mbarrier' needs .init, .arrive.expect_tx or .wait.parity");
+            return fail(a, at, "'mbarrier' needs .init, .arrive.expect_tx, .arrive.cluster or .wait.parity");
         }
         if (k >= nsf || !word_eq(sf[k].s, sf[k].n, "shared"))
             return fail(a, k < nsf ? sf[k].s - 1 : e, "'%s' needs .shared (an mbarrier lives "
@@ -867,12 +880,16 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
                         "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128)");
         m->op = OP_CP_BULK;
         k = 4;
+        if (k < nsf && word_eq(sf[k].s, sf[k].n, "multicast")) {
+            m->multicast = 1;
+            k++;
+        }
         const char *x = k < nsf ? memchr(sf[k].s, 'x', sf[k].n) : NULL;
         unsigned rows, bytes;
         if (!x || parse_small(sf[k].s, (size_t)(x - sf[k].s), &rows) != 0 ||
             parse_small(x + 1, sf[k].n - (size_t)(x + 1 - sf[k].s), &bytes) != 0)
             return fail(a, k < nsf ? sf[k].s - 1 : e, "'cp.async.bulk' needs a box shape .RxB "
-                        "after .global (R rows of B bytes, e.g. .64x128)");
+                        "after .global%s (R rows of B bytes, e.g. .64x128)", m->multicast ? ".multicast" : "");
         if (rows < 1 || rows > 255 || bytes < 16 || bytes > 4080 || bytes % 16 != 0)
             return fail(a, sf[k].s - 1, "box .%ux%u: rows must be 1..255 and bytes per row a "
                         "multiple of 16 in 16..4080", rows, bytes);
@@ -1102,18 +1119,21 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
         r[2] = ROLE_SRC;
         *sig = "[addr], d, stride";
         return 3;
-    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_WAIT:
+    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_WAIT: case OP_MBAR_ARRIVE_REMOTE:
         r[0] = ROLE_MEM;
         r[1] = ROLE_SRC;
         *sig = m->op == OP_MBAR_INIT ? "[mbar], count" : m->op == OP_MBAR_ARRIVE ? "[mbar], bytes"
-             : "[mbar], parity";
+             : m->op == OP_MBAR_ARRIVE_REMOTE ? "[mbar], rank" : "[mbar], parity";
         return 2;
+    case OP_BAR_CLUSTER:
+        *sig = "";
+        return 0;
     case OP_CP_BULK:
         r[0] = ROLE_MEM;
         r[1] = ROLE_MEM;
         r[2] = ROLE_SRC;
         r[3] = ROLE_MEM;
-        *sig = "[dst], [src], pitch, [mbar]";
+        *sig = m->multicast ? "[dst], [src], pitch, [mbar], ctamask" : "[dst], [src], pitch, [mbar]";
         return 4;
     case OP_WGMMA:
         r[0] = ROLE_RANGE;
@@ -1387,6 +1407,11 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
         if (v->kind == OPD_IMM && v->imm > 1)
             return fail(a, rv->at, "mbarrier parity must be 0 or 1, got '%.*s'", (int)rv->len, rv->at);
         break;
+    case OP_MBAR_ARRIVE_REMOTE:
+        if (v->kind == OPD_IMM && v->imm >= ISA_MAX_CLUSTER)
+            return fail(a, rv->at, "CTA rank must be 0..%d (a cluster has at most %d CTAs), got '%.*s'",
+                        ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)rv->len, rv->at);
+        break;
     case OP_CP_BULK:
     case OP_WGMMA:
         if (v->kind == OPD_IMM && v->imm % 16 != 0)
@@ -1484,6 +1509,17 @@ static int instruction(asm_ctx_t *a, const char *s)
             return fail(a, raw[0].at, "only barrier 0 is supported, got '%.*s'",
                         (int)raw[0].len, raw[0].at);
         nraw = 0;
+    }
+    if (m.multicast) {   /* the CTA mask: an immediate, kept in in.ctamask */
+        if (nraw != nwant + 1)
+            return fail(a, s, "'%s.multicast' needs 5 operands (%s), got %d", m.disp, sig, nraw);
+        const raw_opd_t *r = &raw[nwant];
+        if (r->kind != RAW_INT || r->ival < 1 || r->ival > (1 << ISA_MAX_CLUSTER) - 1)
+            return fail(a, r->at, "the multicast CTA mask must be an immediate 1..%d (bit r = CTA "
+                        "rank r of the cluster, which has at most %d CTAs), got '%.*s'",
+                        (1 << ISA_MAX_CLUSTER) - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
+        in.ctamask = (uint8_t)r->ival;
+        nraw = nwant;
     }
     if (nraw != nwant) {
         if (nwant == 0)
@@ -2039,10 +2075,11 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
     if (op == OP_ATOM)
         sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
-    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT)
+    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE)
         sb_printf(&b, ".shared");
     if (op == OP_CP_BULK)
-        sb_printf(&b, ".shared.global.%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
+        sb_printf(&b, ".shared.global%s.%ux%u", in->ctamask ? ".multicast" : "",
+                  (unsigned)in->shape[0], 16u * in->shape[1]);
     if (op == OP_WGMMA)
         sb_printf(&b, ".n%u", (unsigned)in->shape[0]);
     if (in->type != T_NONE)
@@ -2051,7 +2088,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->stype));
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
-    if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT))
+    if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) ||
+        op == OP_MBAR_ARRIVE_REMOTE)
         ctx = T_U32;                  /* the stride, count, bytes... */
     for (int i = 0; i < in->nopd && i < ISA_MAX_OPDS; i++) {
         const isa_operand_t *o = &in->opd[i];
@@ -2089,6 +2127,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             break;
         }
     }
+    if (op == OP_CP_BULK && in->ctamask)
+        sb_printf(&b, ", 0x%x", (unsigned)in->ctamask);
     return (int)b.len;
 }
 

@@ -59,6 +59,12 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
     case SR_WARPID: return w->slot;
     case SR_SMID: return x->smid;
     case SR_CLOCK: return (uint32_t)x->clock;
+    case SR_CLUSTER_CTARANK: return x->cluster_rank;
+    case SR_CLUSTER_NCTARANK: return x->cluster ? x->cluster->size : 1;
+    case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z:
+        return x->cluster ? x->cluster->id[which - SR_CLUSTERID_X] : x->ctaid[which - SR_CLUSTERID_X];
+    case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z:
+        return x->cluster ? x->cluster->dim[which - SR_CLUSTER_NCTAID_X] : 1;
     default: return 0;
     }
 }
@@ -891,6 +897,39 @@ static int async_check(const exec_ctx_t *x, const warp_t *w, uint8_t space, int 
     return 0;
 }
 
+/* The shared memory of each CTA rank in `mask` (bit r = rank r of the
+ * block's cluster; a block outside a cluster launch is rank 0 of a
+ * cluster of one) into to[r]; a rank outside the cluster or a CTA that
+ * has exited is a fault of thread `lane` naming `what` and the shared
+ * address addr. */
+static int cluster_ranks(const exec_ctx_t *x, const warp_t *w, uint32_t lane, uint32_t mask,
+                         uint32_t addr, const char *what, uint8_t **to, simt_err_t *err)
+{
+    uint32_t size = x->cluster ? x->cluster->size : 1;
+    char msg[96], detail[320];
+    for (uint32_t r = 0; r < ISA_MAX_CLUSTER; r++) {
+        if (!(mask >> r & 1u))
+            continue;
+        if (r >= size) {
+            snprintf(msg, sizeof msg, "%s names a CTA outside the cluster", what);
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " (shared address 0x%08" PRIx32 "), but "
+                     "the cluster has %" PRIu32 " CTA%s (ranks 0..%" PRIu32 ")%s", r, addr, size,
+                     size == 1 ? "" : "s", size - 1,
+                     x->cluster ? "" : "; launch with cluster = {...} for more");
+            return report(x, w, lane, SIMT_E_KERNEL, err, msg, detail);
+        }
+        to[r] = x->cluster ? x->cluster->smem[r] : x->smem;
+        if (!to[r]) {
+            snprintf(msg, sizeof msg, "%s names a CTA that has exited", what);
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " of the cluster (shared address 0x%08"
+                     PRIx32 ") has already finished: end the kernel with barrier.cluster so that "
+                     "no CTA exits while its peers still use it", r, addr);
+            return report(x, w, lane, SIMT_E_KERNEL, err, msg, detail);
+        }
+    }
+    return 0;
+}
+
 /* cp.async.bulk: R rows of B bytes, global src + r * pitch -> shared dst
  * + r * B, by the lowest active lane. info->addrs: [0] dst, [1] src, [2]
  * pitch, [3] mbarrier. */
@@ -912,6 +951,11 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
                  " must be multiples of 16 (a bulk copy moves 16-byte pieces)", gsrc, pitch);
         return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk copy source", detail);
     }
+    /* where the box goes: this CTA, or (multicast) every CTA in the mask */
+    uint8_t *to[ISA_MAX_CLUSTER];
+    uint32_t mask = in->ctamask ? in->ctamask : 1u << x->cluster_rank;
+    if (cluster_ranks(x, w, l, mask, bar, "multicast mask", to, err) != 0)
+        return -1;
     for (uint32_t r = 0; r < rows; r++) {
         uint32_t ga = gsrc + r * pitch;
         const uint8_t *gp = mem_ptr(x->mem, ga, rb);
@@ -921,10 +965,19 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
                      PRIu32 ": %s", r, ga, rb, where);
             return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk copy source", detail);
         }
-        if (x->check && (async_check(x, w, SPACE_GLOBAL, 0, ga, rb, l, err) != 0 ||
-                         async_check(x, w, SPACE_SHARED, 1, dst + r * rb, rb, l, err) != 0))
+        if (x->check && async_check(x, w, SPACE_GLOBAL, 0, ga, rb, l, err) != 0)
             return -1;
-        memcpy(x->smem + dst + r * rb, gp, rb);
+        for (uint32_t k = 0; k < ISA_MAX_CLUSTER; k++) {
+            if (!(mask >> k & 1u))
+                continue;
+            if (x->check) {
+                if (k == x->cluster_rank ? async_check(x, w, SPACE_SHARED, 1, dst + r * rb, rb, l, err) != 0
+                    : check_bulk_remote(x->check, x->cluster->smid[k], x->cluster->slot[k],
+                                        x->cluster->ctaid[k], dst + r * rb, rb) != 0)
+                    return -1;
+            }
+            memcpy(to[k] + dst + r * rb, gp, rb);
+        }
     }
     info->space = SPACE_SHARED;
     info->addrs[0] = dst;
@@ -949,6 +1002,18 @@ static int exec_mbar(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec
         char detail[96];
         snprintf(detail, sizeof detail, "parity %" PRIu32 ": must be 0 or 1", v);
         return report(x, w, l, SIMT_E_KERNEL, err, "bad mbarrier parity", detail);
+    }
+    if (in->op == OP_MBAR_ARRIVE_REMOTE) {
+        uint8_t *to[ISA_MAX_CLUSTER];
+        if (v >= ISA_MAX_CLUSTER || cluster_ranks(x, w, l, 1u << v, bar, "remote mbarrier arrive", to, err) != 0) {
+            if (v < ISA_MAX_CLUSTER)
+                return -1;
+            char detail[160];
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " (shared address 0x%08" PRIx32
+                     "): a cluster has at most %d CTAs", v, bar, ISA_MAX_CLUSTER);
+            return report(x, w, l, SIMT_E_KERNEL, err, "remote mbarrier arrive names a CTA outside the cluster",
+                          detail);
+        }
     }
     if (in->op == OP_MBAR_INIT && (v == 0 || v > 0xFFFF)) {
         char detail[96];
@@ -1183,8 +1248,23 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     case OP_MBAR_INIT:
     case OP_MBAR_ARRIVE:
     case OP_MBAR_WAIT:
+    case OP_MBAR_ARRIVE_REMOTE:
         if (mask && exec_mbar(x, w, in, info, err) != 0)
             return -1;
+        break;
+    case OP_BAR_CLUSTER:
+        if (mask != w->live) {   /* as bar.sync: every thread takes part */
+            char detail[200];
+            snprintf(detail, sizeof detail,
+                     "barrier.cluster reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
+                     " are on another path: every thread of every CTA of the cluster must reach it",
+                     mask, w->live & ~mask);
+            return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
+                          "barrier in divergent code", detail);
+        }
+        if (x->check && check_barrier(x->check, x, w, err) != 0)
+            return -1;
+        info->barrier = x->cluster == NULL;   /* a cluster of one: the block's barrier */
         break;
     case OP_WGMMA:
         if (exec_wgmma(x, w, in, info, err) != 0)

@@ -54,6 +54,7 @@
 #define ISA_MAX_PARAMS 32
 #define ISA_NO_REG     0xFF  /* memory operand with no base register */
 #define ISA_NO_PC      0xFFFFFFFFu
+#define ISA_MAX_CLUSTER 8    /* CTAs per cluster (multicast masks are 8 bits) */
 
 /* Opcodes. Semantics per lane; d = destination, a b c = sources. Integer
  * arithmetic wraps modulo 2^32. Float arithmetic is IEEE binary32 with
@@ -115,6 +116,11 @@ typedef enum isa_op {
     OP_CP_BULK,     /* cp.async.bulk.shared.global.RxB [dst], [src], pitch, [m] */
     OP_WGMMA,       /* wgmma.mma_async.nN.T d, [a], [b], bstride            */
     OP_WGMMA_WAIT,  /* wgmma.wait N                                         */
+    /* Thread-block clusters (Hopper): the CTAs of a cluster run at the
+     * same time on different SMs and reach each other's mbarriers and
+     * shared memory. See "Clusters" below. */
+    OP_MBAR_ARRIVE_REMOTE, /* mbarrier.arrive.cluster.shared [m], rank        */
+    OP_BAR_CLUSTER, /* barrier.cluster     every thread of every CTA of the cluster */
     OP_COUNT
 } isa_op_t;
 
@@ -156,6 +162,10 @@ typedef enum isa_special {
     SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
     SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
     SR_LANEID, SR_WARPID, SR_SMID, SR_CLOCK,
+    SR_CLUSTER_CTARANK,             /* %cluster_ctarank: 0..size-1 in the cluster */
+    SR_CLUSTER_NCTARANK,            /* %cluster_nctarank: CTAs in the cluster     */
+    SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,            /* %clusterid.x   */
+    SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z, /* cluster shape */
     SR_COUNT
 } isa_special_t;
 
@@ -336,6 +346,9 @@ typedef struct isa_instr {
     uint8_t guard_neg; /* 1: execute where the guard predicate is false   */
     uint8_t nopd;      /* operands used in opd[]                          */
     uint8_t shape[2];  /* cp.async.bulk: rows, row bytes / 16; wgmma: N   */
+    uint8_t ctamask;   /* cp.async.bulk.multicast: the CTA ranks of the
+                          cluster it writes into (bit r = rank r; 0: a
+                          plain copy into the issuing CTA only)           */
     isa_operand_t opd[ISA_MAX_OPDS]; /* opd[0] is the destination if any */
     uint32_t reconv;   /* bra: reconvergence pc (immediate post-dominator
                           of the branch), ISA_NO_PC when none (exit)      */
