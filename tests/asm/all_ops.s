@@ -98,6 +98,14 @@ start:
     wgmma.mma_async.n32.e5m2 %r16, [%r2+16], [tile+32], 64
     wgmma.wait 0
     wgmma.wait 7
+    mbarrier.arrive.cluster.shared [buf+8], 1
+    mbarrier.arrive.cluster.shared [%r30], %r2
+    cp.async.bulk.shared.global.multicast.2x16 [tile], [%r30], 64, [buf+8], 0x3
+    mov.u32 %r5, %cluster_ctarank
+    mov.u32 %r5, %cluster_nctarank
+    mov.u32 %r5, %clusterid.y
+    mov.u32 %r5, %cluster_nctaid.z
+    barrier.cluster
     bar.sync
     bar.sync 0
 @%p1 bra skip
