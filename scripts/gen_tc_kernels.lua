@@ -767,9 +767,9 @@ local function async_gemm(f, cl)
       local guards = { { pred, mask_a(0) } }
       if cx == 2 and cy == 2 then
         add("    setp.eq.u32 %p4, %r57, 0")
-        add(("    and.pred %%p4, %%p4, %s"):format(pred:sub(2)))
+        add(("    and.pred %%p4, %%p4, %s"):format(pred))
         add("    setp.ne.u32 %p5, %r57, 0")
-        add(("    and.pred %%p5, %%p5, %s"):format(pred:sub(2)))
+        add(("    and.pred %%p5, %%p5, %s"):format(pred))
         guards = { { "%p4", mask_a(0) }, { "%p5", mask_a(1) } }
       end
       for _, gm in ipairs(guards) do
@@ -788,9 +788,9 @@ local function async_gemm(f, cl)
       guards = { { pred, mask_b(0) } }
       if cx == 2 and cy == 2 then
         add("    setp.eq.u32 %p6, %r56, 0")
-        add(("    and.pred %%p6, %%p6, %s"):format(pred:sub(2)))
+        add(("    and.pred %%p6, %%p6, %s"):format(pred))
         add("    setp.ne.u32 %p7, %r56, 0")
-        add(("    and.pred %%p7, %%p7, %s"):format(pred:sub(2)))
+        add(("    and.pred %%p7, %%p7, %s"):format(pred))
         guards = { { "%p6", mask_b(0) }, { "%p7", mask_b(1) } }
       end
       for _, gm in ipairs(guards) do
