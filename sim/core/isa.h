@@ -211,6 +211,10 @@ typedef enum isa_opd_kind {
  *                                      written), opd[1..2] OPD_MEM (shared),
  *                                      opd[3] REG or IMM; shape[0] = N
  *   wgmma.wait        N                opd[0] OPD_IMM
+ *   mbarrier.arrive.cluster [m], rank  as mbarrier.* (rank: REG or IMM < 8)
+ *   cp.async.bulk...multicast          as cp.async.bulk; the 5th operand,
+ *                                      the CTA mask, is in ctamask
+ *   barrier.cluster                    nopd = 0
  * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
 
 /* Number formats (numfmt.h). Registers hold them as bit patterns:
@@ -327,7 +331,51 @@ typedef enum isa_opd_kind {
  *       still running: before shared memory they read is overwritten (the
  *       data was read at issue, but the timing must say when).
  * The kernel checker sees a bulk copy as stores to shared memory (and
- * reads of global) and wgmma as shared reads; see check.h. */
+ * reads of global) and wgmma as shared reads; see check.h.
+ *
+ * Clusters (Hopper's thread-block clusters; lessons/kernels/
+ * tc_gemm_cluster_*.s). A launch with cluster = {cx, cy, cz} groups the
+ * grid into clusters of cx x cy x cz CTAs (the grid must be a multiple;
+ * at most max_cluster_size CTAs, 8 on Hopper presets, 1 = none on the
+ * others). The CTAs of a cluster are placed at the same time on distinct
+ * SMs and reach each other's mbarriers and shared memory. A CTA's rank is
+ * x + cx * (y + cy * z) of its place (ctaid % cluster shape) in the
+ * cluster. In a launch without clusters every CTA is a cluster of one
+ * (rank 0), as in CUDA.
+ *
+ *   %cluster_ctarank, %cluster_nctarank    this CTA's rank, CTAs per cluster
+ *   %clusterid.{x,y,z}                      the cluster's index (ctaid / shape)
+ *   %cluster_nctaid.{x,y,z}                 the cluster's shape
+ *   mbarrier.arrive.cluster.shared [m], rank
+ *       One arrival (no transaction bytes) on the mbarrier at shared offset
+ *       m in CTA `rank` of the cluster (its own rank allowed). It lands
+ *       lat_cluster cycles later (the SM-to-SM network; an estimate, see
+ *       the preset). PTX writes this as mapa (the peer's address) +
+ *       mbarrier.arrive.release.cluster.shared::cluster; simtlab names the
+ *       peer by its rank instead. The peer must have initialised that
+ *       mbarrier (order it with barrier.cluster).
+ *   cp.async.bulk.shared.global.multicast.RxB [dst], [src], pitch, [m], ctamask
+ *       The bulk copy above, read from L2 once and written into the shared
+ *       memory of every CTA whose rank bit is set in ctamask (an immediate
+ *       1..255; the issuing CTA need not be one of them), at the same
+ *       offset dst, completing R * B transaction bytes on the mbarrier at
+ *       offset m in each of them, all at the time the last byte arrives
+ *       (the copy engine of the issuing SM is busy once). ctamask is kept
+ *       in isa_instr_t.ctamask (0: a plain copy).
+ *   barrier.cluster
+ *       Arrive and wait: the warp waits until every warp of every CTA of
+ *       the cluster that has not exited has arrived; all resume
+ *       lat_cluster cycles after the last arrival. Every thread of the warp
+ *       must take part (as bar.sync). Use it after initialising mbarriers
+ *       that peers will use, and before exiting when peers may still write
+ *       into this CTA. In a launch without clusters it is bar.sync.
+ * Faults (kernel, pc, thread and address): a rank or mask bit outside the
+ * cluster, a peer that has exited, a peer's mbarrier not initialised.
+ * Not modelled: ld/st/atom on a peer's shared memory (distributed shared
+ * memory accesses; only mbarrier arrivals and multicast copies reach
+ * peers), clusters confined to a GPC (gpu.c), multicast traffic on the
+ * SM-to-SM network (a multicast costs the issuing SM's copy engine and
+ * L2 once, nothing on the receivers). */
 
 typedef struct isa_operand {
     uint8_t kind;     /* isa_opd_kind_t                                   */
