@@ -336,7 +336,7 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     lua_setfield(L, -2, "gpu");
 }
 
-/* Append a row for --stats (if enabled): kernel, gpu, grid, block and a
+/* Append a row for --stats (if enabled): kernel, gpu, grid, block, cluster and a
  * copy of every field of the result table on top of the stack. */
 static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg)
 {
@@ -358,6 +358,10 @@ static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg
              (unsigned)cfg->block[2]);
     lua_pushstring(L, shape);
     lua_setfield(L, -2, "block");
+    snprintf(shape, sizeof shape, "%ux%ux%u", (unsigned)(cfg->cluster[0] ? cfg->cluster[0] : 1),
+             (unsigned)(cfg->cluster[1] ? cfg->cluster[1] : 1), (unsigned)(cfg->cluster[2] ? cfg->cluster[2] : 1));
+    lua_pushstring(L, shape);
+    lua_setfield(L, -2, "cluster");
     lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
     lua_pop(L, 1);
 }
