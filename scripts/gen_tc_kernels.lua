@@ -668,8 +668,12 @@ local function async_gemm(f, cl)
 //          bar.sync (every warp is done with the previous stage), and
 //          then warp 0 refills that previous stage with the slice %d
 //          ahead. So copies run %d slices ahead of the Tensor Cores.
-// Epilogue: each warp stores its 32 registers as 16 rows x 2 coalesced
-//          128-byte pieces (st.global.f32, one line each).
+// Epilogue: each warp writes its 32 registers into shared memory (16 rows
+//          x 2 pieces of 128 bytes), then warp 0 stores the whole 128 x 256
+//          f32 tile with one bulk store (cp.async.bulk.global.shared, like
+//          a TMA store: the SM's copy engine writes it to L2 in the
+//          background; st.global would make each warp's LSU wait for L2
+//          to accept every line).
 // Speed:   per SM and stage the Tensor Cores do 2 x 128 x 256 x %d flops
 //          while 48 KB come from L2: %d flops per L2 byte. wgmma reads 128
 //          bytes of shared memory per cycle at the full Tensor Core rate
@@ -879,25 +883,34 @@ LOOP:
     setp.lt.u32 %%p2, %%r43, %%r42
 @%%p2 bra LOOP
     wgmma.wait 0
-    // epilogue: rowptr = &C[m0 + (w%%8)*16][n0 + (w/8)*64 + lane]
-    ld.param.u32 %%r46, [C]
+    // epilogue (as Hopper GEMMs do it): the 128 x 256 f32 tile of C goes
+    // through shared memory (As and Bs are free: every slice has been
+    // used) and leaves in one bulk store (a TMA store). Warp w writes its
+    // 16 x 64 piece at row (w%%8)*16 + r/2, column (w/8)*64 + (r%%2)*32 +
+    // lane of a 1024-byte-per-row tile (each st.shared: 128 bytes, no
+    // bank conflict).
+    bar.sync                           // every warp's wgmmas have read the stages
     and.b32 %%r47, %%r35, 7
-    shl.b32 %%r47, %%r47, 4
-    add.u32 %%r47, %%r47, %%r36             // row
-    shl.b32 %%r48, %%r32, 2               // C's row pitch, 4 n bytes
-    mul.lo.u32 %%r47, %%r47, %%r48
-    add.u32 %%r46, %%r46, %%r47
-    shr.u32 %%r47, %%r35, 3
-    shl.b32 %%r47, %%r47, 6
-    add.u32 %%r47, %%r47, %%r37
-    add.u32 %%r47, %%r47, %%r34             // column
-    shl.b32 %%r47, %%r47, 2
-    add.u32 %%r46, %%r46, %%r47]]):format(STAGES))
+    shl.b32 %%r47, %%r47, 14              // (w%%8) * 16 rows * 1024 bytes
+    shr.u32 %%r48, %%r35, 3
+    shl.b32 %%r48, %%r48, 8               // (w/8) * 64 columns * 4 bytes
+    add.u32 %%r47, %%r47, %%r48
+    shl.b32 %%r48, %%r34, 2
+    add.u32 %%r47, %%r47, %%r48             // + lane * 4
+    add.u32 %%r47, %%r47, As]]):format(STAGES))
   for row = 0, 15 do
-    add(("    st.global.f32 [%%r46], %%r%d"):format(2 * row))
-    add(("    st.global.f32 [%%r46+128], %%r%d"):format(2 * row + 1))
-    if row < 15 then add("    add.u32 %r46, %r46, %r48") end
+    add(("    st.shared.f32 [%%r47+%d], %%r%d"):format(1024 * row, 2 * row))
+    add(("    st.shared.f32 [%%r47+%d], %%r%d"):format(1024 * row + 128, 2 * row + 1))
   end
+  add([[
+    bar.sync                           // the whole tile is in shared memory
+    ld.param.u32 %r46, [C]
+    shl.b32 %r48, %r32, 2               // C's row pitch, 4 n bytes
+    mul.lo.u32 %r49, %r36, %r48
+    add.u32 %r46, %r46, %r49            // &C[m0][0]
+    shl.b32 %r49, %r37, 2
+    add.u32 %r46, %r46, %r49            // &C[m0][n0]
+@%p0 cp.async.bulk.global.shared.128x1024 [%r46], [As], %r48   // warp 0: 128 rows of 1024 bytes]])
   if cl then
     add("    barrier.cluster                    // no CTA exits while a peer may still reach it")
   end

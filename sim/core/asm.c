@@ -754,7 +754,7 @@ static int parse_small(const char *s, size_t n, unsigned *v)
 static int is_async(isa_op_t op)
 {
     return (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) || op == OP_MBAR_ARRIVE_REMOTE ||
-           op == OP_BAR_CLUSTER;
+           op == OP_BAR_CLUSTER || op == OP_CP_BULK_ST;
 }
 
 /* f16 bf16 tf32 e4m3 e5m2: the number formats of numfmt.h. */
@@ -874,13 +874,15 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         m->space = SPACE_SHARED;
         found = 1;
     } else if (word_eq(s, bn, "cp")) {
-        if (!(nsf >= 4 && word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk") &&
-              word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global")))
+        int load = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global");
+        int store = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "global") && word_eq(sf[3].s, sf[3].n, "shared");
+        if (!(word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk") && (load || store)))
             return fail(a, nsf ? sf[0].s - 1 : e, "'cp' needs .async.bulk.shared.global.RxB "
-                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128)");
-        m->op = OP_CP_BULK;
+                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) "
+                        "or .async.bulk.global.shared.RxB (a bulk store)");
+        m->op = load ? OP_CP_BULK : OP_CP_BULK_ST;
         k = 4;
-        if (k < nsf && word_eq(sf[k].s, sf[k].n, "multicast")) {
+        if (load && k < nsf && word_eq(sf[k].s, sf[k].n, "multicast")) {
             m->multicast = 1;
             k++;
         }
@@ -889,7 +891,8 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         if (!x || parse_small(sf[k].s, (size_t)(x - sf[k].s), &rows) != 0 ||
             parse_small(x + 1, sf[k].n - (size_t)(x + 1 - sf[k].s), &bytes) != 0)
             return fail(a, k < nsf ? sf[k].s - 1 : e, "'cp.async.bulk' needs a box shape .RxB "
-                        "after .global%s (R rows of B bytes, e.g. .64x128)", m->multicast ? ".multicast" : "");
+                        "after .%s%s (R rows of B bytes, e.g. .64x128)", load ? "global" : "shared",
+                        m->multicast ? ".multicast" : "");
         if (rows < 1 || rows > 255 || bytes < 16 || bytes > 4080 || bytes % 16 != 0)
             return fail(a, sf[k].s - 1, "box .%ux%u: rows must be 1..255 and bytes per row a "
                         "multiple of 16 in 16..4080", rows, bytes);
@@ -1135,6 +1138,12 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
         r[3] = ROLE_MEM;
         *sig = m->multicast ? "[dst], [src], pitch, [mbar], ctamask" : "[dst], [src], pitch, [mbar]";
         return 4;
+    case OP_CP_BULK_ST:
+        r[0] = ROLE_MEM;
+        r[1] = ROLE_MEM;
+        r[2] = ROLE_SRC;
+        *sig = "[dst], [src], pitch";
+        return 3;
     case OP_WGMMA:
         r[0] = ROLE_RANGE;
         r[1] = r[2] = ROLE_MEM;
@@ -1350,7 +1359,7 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return 0;
     }
     case ROLE_MEM:
-        if (m->op == OP_CP_BULK && pos == 1) {   /* the source is global */
+        if ((m->op == OP_CP_BULK && pos == 1) || (m->op == OP_CP_BULK_ST && pos == 0)) {   /* global */
             mnem_t g = *m;
             g.space = SPACE_GLOBAL;
             return check_mem(a, &g, r, pos, o);
@@ -1384,7 +1393,8 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
     for (int i = 0; i < in->nopd; i++) {
         const isa_operand_t *o = &in->opd[i];
         if (o->kind == OPD_MEM && o->index == ISA_NO_REG) {
-            int is_bar = (m->op != OP_CP_BULK && m->op != OP_WGMMA) || (m->op == OP_CP_BULK && i == 3);
+            int is_bar = (m->op != OP_CP_BULK && m->op != OP_WGMMA && m->op != OP_CP_BULK_ST) ||
+                         (m->op == OP_CP_BULK && i == 3);
             unsigned align = is_bar ? 8u : 16u;
             if (o->imm % align != 0)
                 return fail(a, raw[i].at, "operand %d of '%s' must be %u-byte aligned (%s), got "
@@ -1393,9 +1403,9 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
                             (unsigned long)o->imm);
         }
     }
-    const isa_operand_t *v = &in->opd[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK ? 2
+    const isa_operand_t *v = &in->opd[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK || m->op == OP_CP_BULK_ST ? 2
                                       : m->op == OP_WGMMA ? 3 : 1];
-    const raw_opd_t *rv = &raw[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK ? 2
+    const raw_opd_t *rv = &raw[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK || m->op == OP_CP_BULK_ST ? 2
                                  : m->op == OP_WGMMA ? 3 : 1];
     switch (m->op) {
     case OP_WGMMA_WAIT:
@@ -1413,10 +1423,11 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
                         ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)rv->len, rv->at);
         break;
     case OP_CP_BULK:
+    case OP_CP_BULK_ST:
     case OP_WGMMA:
         if (v->kind == OPD_IMM && v->imm % 16 != 0)
             return fail(a, rv->at, "%s must be a multiple of 16 bytes, got '%.*s'",
-                        m->op == OP_CP_BULK ? "the global row pitch" : "B's row stride",
+                        m->op != OP_WGMMA ? "the global row pitch" : "B's row stride",
                         (int)rv->len, rv->at);
         break;
     default:
@@ -2080,6 +2091,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
     if (op == OP_CP_BULK)
         sb_printf(&b, ".shared.global%s.%ux%u", in->ctamask ? ".multicast" : "",
                   (unsigned)in->shape[0], 16u * in->shape[1]);
+    if (op == OP_CP_BULK_ST)
+        sb_printf(&b, ".%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
     if (op == OP_WGMMA)
         sb_printf(&b, ".n%u", (unsigned)in->shape[0]);
     if (in->type != T_NONE)
@@ -2089,7 +2102,7 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
     if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) ||
-        op == OP_MBAR_ARRIVE_REMOTE)
+        op == OP_MBAR_ARRIVE_REMOTE || op == OP_CP_BULK_ST)
         ctx = T_U32;                  /* the stride, count, bytes... */
     for (int i = 0; i < in->nopd && i < ISA_MAX_OPDS; i++) {
         const isa_operand_t *o = &in->opd[i];
@@ -2108,7 +2121,7 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             sb_printf(&b, "%s", isa_special_name((isa_special_t)o->index));
             break;
         case OPD_MEM:
-            if (op == OP_CP_BULK && i == 1) {   /* the global source */
+            if ((op == OP_CP_BULK && i == 1) || (op == OP_CP_BULK_ST && i == 0)) {   /* global */
                 isa_instr_t g = *in;
                 g.space = SPACE_GLOBAL;
                 format_mem(&b, p, &g, o);

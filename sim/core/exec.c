@@ -987,6 +987,46 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
     return 0;
 }
 
+/* cp.async.bulk.global.shared: R rows of B bytes, shared src + r * B ->
+ * global dst + r * pitch, by the lowest active lane. info->addrs: [0] dst,
+ * [1] src, [2] pitch. */
+static int exec_cp_bulk_st(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                           simt_err_t *err)
+{
+    uint32_t tmp[WARP_SIZE];
+    uint32_t l = lowest_lane(info->mask);
+    uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+    uint32_t gdst = lane_addr(w, &in->opd[0], l), ssrc = lane_addr(w, &in->opd[1], l);
+    uint32_t pitch = src(x, w, &in->opd[2], tmp)[l];
+    char detail[320], where[200];
+    if (async_shared(x, w, l, ssrc, rows * rb, 16, "bulk store source", err) != 0)
+        return -1;
+    if (gdst % 16 != 0 || pitch % 16 != 0) {
+        snprintf(detail, sizeof detail, "destination 0x%08" PRIx32 " and row pitch %" PRIu32
+                 " must be multiples of 16 (a bulk store moves 16-byte pieces)", gdst, pitch);
+        return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk store destination", detail);
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t ga = gdst + r * pitch;
+        uint8_t *gp = mem_ptr(x->mem, ga, rb);
+        if (!gp) {
+            mem_describe(x->mem, ga, where, sizeof where);
+            snprintf(detail, sizeof detail, "row %" PRIu32 " of the box: global 0x%08" PRIx32 "..+%"
+                     PRIu32 ": %s", r, ga, rb, where);
+            return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk store destination", detail);
+        }
+        if (x->check && (async_check(x, w, SPACE_SHARED, 0, ssrc + r * rb, rb, l, err) != 0 ||
+                         async_check(x, w, SPACE_GLOBAL, 1, ga, rb, l, err) != 0))
+            return -1;
+        memcpy(gp, x->smem + ssrc + r * rb, rb);
+    }
+    info->space = SPACE_GLOBAL;
+    info->addrs[0] = gdst;
+    info->addrs[1] = ssrc;
+    info->addrs[2] = pitch;
+    return 0;
+}
+
 /* mbarrier.*: check the barrier's address; info->addrs[0] = address,
  * [1] = the value operand (count, bytes, parity) of the lowest lane. */
 static int exec_mbar(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
@@ -1243,6 +1283,10 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         break;
     case OP_CP_BULK:
         if (mask && exec_cp_bulk(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_CP_BULK_ST:
+        if (mask && exec_cp_bulk_st(x, w, in, info, err) != 0)
             return -1;
         break;
     case OP_MBAR_INIT:

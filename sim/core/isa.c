@@ -128,6 +128,9 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
     [OP_MBAR_ARRIVE_REMOTE] = {"mbarrier.arrive.cluster", UNIT_LSU, 1, 0, TM_NONE,
                   "one arrival on the mbarrier at the same shared offset in CTA `rank` of the "
                   "cluster (it may be this one); lands lat_cluster cycles later"},
+    [OP_CP_BULK_ST]   = {"cp.async.bulk.global.shared", UNIT_LSU, 3, 0, TM_NONE,
+                  "one warp copies an R x B-byte box from shared to global memory in the "
+                  "background (TMA store); the warp does not wait for L2"},
     [OP_BAR_CLUSTER]  = {"barrier.cluster", UNIT_BAR, 0, 0, TM_NONE,
                   "wait until every thread of every CTA of the cluster arrives (released "
                   "lat_cluster cycles after the last)"},

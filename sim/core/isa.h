@@ -121,6 +121,7 @@ typedef enum isa_op {
      * shared memory. See "Clusters" below. */
     OP_MBAR_ARRIVE_REMOTE, /* mbarrier.arrive.cluster.shared [m], rank        */
     OP_BAR_CLUSTER, /* barrier.cluster     every thread of every CTA of the cluster */
+    OP_CP_BULK_ST,  /* cp.async.bulk.global.shared.RxB [dst], [src], pitch  (TMA store) */
     OP_COUNT
 } isa_op_t;
 
@@ -215,6 +216,9 @@ typedef enum isa_opd_kind {
  *   cp.async.bulk...multicast          as cp.async.bulk; the 5th operand,
  *                                      the CTA mask, is in ctamask
  *   barrier.cluster                    nopd = 0
+ *   cp.async.bulk.global.shared.RxB [dst], [src], pitch   opd[0] OPD_MEM
+ *                                      (global), opd[1] OPD_MEM (shared),
+ *                                      opd[2] REG or IMM; shape as above
  * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
 
 /* Number formats (numfmt.h). Registers hold them as bit patterns:
@@ -330,8 +334,20 @@ typedef enum isa_opd_kind {
  *       Wait until at most N (0..7) of this warp's wgmma.mma_async are
  *       still running: before shared memory they read is overwritten (the
  *       data was read at issue, but the timing must say when).
+ *   cp.async.bulk.global.shared.RxB [dst], [src], pitch
+ *       The other direction (a TMA store, as Hopper GEMM epilogues use):
+ *       R rows of B bytes from shared src + r * B (rows packed) to global
+ *       dst + r * pitch, by the lowest active lane, alignment and limits as
+ *       above. The data moves at issue, so the shared memory may be reused
+ *       at once; the timing model sends its sectors through the SM's copy
+ *       engine to their L2 slices (one line per cycle, like a bulk copy's
+ *       reads: the warp does not wait for L2 to accept them, unlike st,
+ *       whose LSU waits for each line), and the launch lasts until the
+ *       last sector is accepted. No mbarrier: nothing in the kernel waits
+ *       for it (PTX's bulk_group wait_group is not modelled).
  * The kernel checker sees a bulk copy as stores to shared memory (and
- * reads of global) and wgmma as shared reads; see check.h.
+ * reads of global), a bulk store as shared reads and global stores, and
+ * wgmma as shared reads; see check.h.
  *
  * Clusters (Hopper's thread-block clusters; lessons/kernels/
  * tc_gemm_cluster_*.s). A launch with cluster = {cx, cy, cz} groups the

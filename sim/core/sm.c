@@ -75,7 +75,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
         d->async = (in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT) ||
-                   in->op == OP_MBAR_ARRIVE_REMOTE || in->op == OP_BAR_CLUSTER;
+                   in->op == OP_MBAR_ARRIVE_REMOTE || in->op == OP_BAR_CLUSTER || in->op == OP_CP_BULK_ST;
         if (in->op == OP_WGMMA)
             d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
@@ -617,6 +617,20 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         mb->tx -= (int64_t)rows * rb;
         mb->t_max = mb->t_max > ready ? mb->t_max : ready;
         mbar_try_complete(sm, l, blk, mb, now);
+        return 0;
+    }
+    case OP_CP_BULK_ST: {
+        uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+        memsys_result_t res;
+        uint64_t done = memsys_bulk_store(l->memsys, sm->id, now, info->addrs[0], rows, rb,
+                                          info->addrs[2], &res);
+        st->gst_bytes += (uint64_t)rows * rb;
+        st->gst_sectors += res.sectors;
+        st->l2_hits += res.l2_hits;
+        st->l2_misses += res.l2_misses;
+        st->dram_bytes += res.dram_bytes;
+        if (done > l->last_activity)
+            l->last_activity = done;
         return 0;
     }
     case OP_MBAR_ARRIVE_REMOTE: {
