@@ -106,6 +106,8 @@ start:
     mov.u32 %r5, %clusterid.y
     mov.u32 %r5, %cluster_nctaid.z
     barrier.cluster
+    cp.async.bulk.global.shared.4x32 [%r30], [tile], 4096
+@%p2 cp.async.bulk.global.shared.128x1024 [%r30+16], [%r31], %r2
     bar.sync
     bar.sync 0
 @%p1 bra skip

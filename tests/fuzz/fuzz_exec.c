@@ -11,7 +11,7 @@
  * and exits, and the asynchronous instructions (mbarriers, bulk copies,
  * wgmma, wgmma.wait) and the cluster ones (remote mbarrier arrivals,
  * multicast copies, barrier.cluster; the launch is sometimes a cluster
- * launch) with operands that are sometimes wrong. The program
+ * launch) and bulk stores with operands that are sometimes wrong. The program
  * runs on a tiny GPU. Kernel faults and timeouts
  * are expected results; crashes, ASan and UBSan reports are bugs. */
 #include <stdarg.h>
@@ -225,8 +225,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             else if (t % 3 == 1)
                 put(prog, cap, &len, "    %scp.async.bulk.shared.global.multicast.%ux16 [%u], [%%r8], 32, [%u], %u;\n",
                     guard, 1 + take(&b) % 2, (take(&b) % 4) * 16, off % smem, 1 + take(&b) % 4);
-            else
+            else if (t & 16)
                 put(prog, cap, &len, "    %sbarrier.cluster;\n", guard);
+            else   /* a bulk store from shared memory, destination usually in the buffer */
+                put(prog, cap, &len, "    and.b32 %%r9, %%r%u, %u;\n    add.u32 %%r9, %%r9, %%r8;\n"
+                    "    %scp.async.bulk.global.shared.%ux16 [%%r9], [%u], %s;\n",
+                    take(&b) % 8, (t & 64) ? 0xFFFFFFF0u : (BUF_BYTES / 2 - 1) & ~15u, guard,
+                    1 + take(&b) % 3, (take(&b) % 4) * 16, t & 2 ? "%r4" : "32");
             break;
         }
         default:

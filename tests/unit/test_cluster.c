@@ -387,6 +387,54 @@ static void test_determinism(void **state)
     assert_int_equal(cyc[0], cyc[1]);
 }
 
+/* cp.async.bulk.global.shared (the TMA store the cluster GEMM's epilogue
+ * uses): every thread writes its word into shared memory, then warp 0
+ * stores 4 rows of 64 bytes to out with a pitch of 128 bytes. The data
+ * lands; the gaps between rows stay untouched; the statistics count the
+ * bytes; and the kernel checker sees uninitialised shared bytes. */
+static void test_bulk_store(void **state)
+{
+    (void)state;
+    gpu_t *g = cluster_gpu(1, 4, 1);
+    uint32_t init[128];
+    for (uint32_t i = 0; i < 128; i++)
+        init[i] = 0xDEAD0000u + i;
+    uint32_t out = support_buffer(g, "out", init, sizeof init);
+    const char *src =
+        ".kernel bst\n.param out\n.param rows\n.shared tile 256\n"
+        "mov.u32 %r0, %tid.x\nshl.b32 %r1, %r0, 2\nadd.u32 %r1, %r1, tile\nmul.lo.u32 %r2, %r0, 3\n"
+        "st.shared.u32 [%r1], %r2\nbar.sync\n"
+        "ld.param.u32 %r3, [out]\nsetp.lt.u32 %p0, %r0, 32\nld.param.u32 %r4, [rows]\n"
+        "setp.eq.u32 %p1, %r4, 4\nand.pred %p1, %p1, %p0\n"
+        "@%p1 cp.async.bulk.global.shared.4x64 [%r3], [tile], 128\n"
+        "setp.eq.u32 %p1, %r4, 5\nand.pred %p1, %p1, %p0\n"
+        "@%p1 cp.async.bulk.global.shared.5x64 [%r3], [tile], 128\n"
+        "exit\n";
+    gpu_stats_t st;
+    cluster_ok(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){1, 1, 1},
+               (uint32_t[]){out, 4}, 2, &st);
+    uint32_t v[128];
+    support_read(g, out, v, sizeof v);
+    for (uint32_t r = 0; r < 4; r++)
+        for (uint32_t i = 0; i < 32; i++) {
+            uint32_t want = i < 16 ? 3 * (16 * r + i) : 0xDEAD0000u + 32 * r + i;
+            assert_int_equal(v[32 * r + i], want);
+        }
+    assert_int_equal(st.gst_bytes, 256);
+    assert_int_equal(st.gst_sectors, 8);
+    assert_true(st.cycles > 0);
+    /* 5 rows read 320 bytes of a 256-byte array: out of bounds */
+    simt_err_t e;
+    assert_int_equal(run_cluster(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){1, 1, 1},
+                                 (uint32_t[]){out, 5}, 2, NULL, &e), -1);
+    support_contains(e.msg, "out-of-bounds bulk store source");
+    /* only 32 threads write: the store reads bytes no thread wrote */
+    assert_int_equal(run_cluster(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){32, 1, 1}, (uint32_t[3]){1, 1, 1},
+                                 (uint32_t[]){out, 4}, 2, NULL, &e), -1);
+    support_contains(e.msg, "read of uninitialised shared memory");
+    gpu_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_barrier_cluster),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_bulk_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
