@@ -747,7 +747,6 @@ local function async_gemm(f, cl)
       add(("@%%p0 mbarrier.init.shared [empty+%d], %d"):format(8 * st, cx + cy - 1))
     end
   end
-  for r = 0, 31 do add(("    mov.b32 %%r%d, 0"):format(r)) end
   if cl then
     add("    barrier.cluster                    // every CTA's mbarriers exist before anyone uses them")
   else
@@ -822,6 +821,8 @@ local function async_gemm(f, cl)
     add("    and.pred %p1, %p1, %p0")
     load("%r47", "%r48", "%r46", "%p1")
   end
+  add("    // the accumulators start at 0 (while the first copies are in flight)")
+  for r = 0, 31 do add(("    mov.b32 %%r%d, 0"):format(r)) end
   add(([[
     mov.u32 %%r43, 0                     // kt, the slice
     mov.u32 %%r44, 0                     // s = kt %% %d, its stage

@@ -78,38 +78,6 @@
 @%p0 mbarrier.init.shared [empty+8], 2
 @%p0 mbarrier.init.shared [empty+16], 2
 @%p0 mbarrier.init.shared [empty+24], 2
-    mov.b32 %r0, 0
-    mov.b32 %r1, 0
-    mov.b32 %r2, 0
-    mov.b32 %r3, 0
-    mov.b32 %r4, 0
-    mov.b32 %r5, 0
-    mov.b32 %r6, 0
-    mov.b32 %r7, 0
-    mov.b32 %r8, 0
-    mov.b32 %r9, 0
-    mov.b32 %r10, 0
-    mov.b32 %r11, 0
-    mov.b32 %r12, 0
-    mov.b32 %r13, 0
-    mov.b32 %r14, 0
-    mov.b32 %r15, 0
-    mov.b32 %r16, 0
-    mov.b32 %r17, 0
-    mov.b32 %r18, 0
-    mov.b32 %r19, 0
-    mov.b32 %r20, 0
-    mov.b32 %r21, 0
-    mov.b32 %r22, 0
-    mov.b32 %r23, 0
-    mov.b32 %r24, 0
-    mov.b32 %r25, 0
-    mov.b32 %r26, 0
-    mov.b32 %r27, 0
-    mov.b32 %r28, 0
-    mov.b32 %r29, 0
-    mov.b32 %r30, 0
-    mov.b32 %r31, 0
     barrier.cluster                    // every CTA's mbarriers exist before anyone uses them
     // prologue: the first 3 slices (n >= 256 has at least 2 for every format)
     mov.u32 %r46, full
@@ -166,6 +134,39 @@
 @%p1 cp.async.bulk.shared.global.multicast.32x512 [%r54], [%r39], %r33, [%r46], 0x3
     add.u32 %r38, %r38, 128             // next slice: 128 bytes along A's rows
     add.u32 %r39, %r39, %r50            //   and bk rows down B
+    // the accumulators start at 0 (while the first copies are in flight)
+    mov.b32 %r0, 0
+    mov.b32 %r1, 0
+    mov.b32 %r2, 0
+    mov.b32 %r3, 0
+    mov.b32 %r4, 0
+    mov.b32 %r5, 0
+    mov.b32 %r6, 0
+    mov.b32 %r7, 0
+    mov.b32 %r8, 0
+    mov.b32 %r9, 0
+    mov.b32 %r10, 0
+    mov.b32 %r11, 0
+    mov.b32 %r12, 0
+    mov.b32 %r13, 0
+    mov.b32 %r14, 0
+    mov.b32 %r15, 0
+    mov.b32 %r16, 0
+    mov.b32 %r17, 0
+    mov.b32 %r18, 0
+    mov.b32 %r19, 0
+    mov.b32 %r20, 0
+    mov.b32 %r21, 0
+    mov.b32 %r22, 0
+    mov.b32 %r23, 0
+    mov.b32 %r24, 0
+    mov.b32 %r25, 0
+    mov.b32 %r26, 0
+    mov.b32 %r27, 0
+    mov.b32 %r28, 0
+    mov.b32 %r29, 0
+    mov.b32 %r30, 0
+    mov.b32 %r31, 0
     mov.u32 %r43, 0                     // kt, the slice
     mov.u32 %r44, 0                     // s = kt % 4, its stage
     mov.u32 %r45, 0                     // the phase parity of that stage's mbarrier
