@@ -63,6 +63,19 @@ do
   end
 end
 
+-- ---- where L2 bandwidth is the limit, sharing tiles pays ---------------------
+-- 8 SMs with 8/132 of h200's L2 bandwidth stand for the whole chip: each
+-- SM gets the L2 share it has on the real one.
+do
+  local g = simt.gpu{ arch = "h200", sms = 8, l2_bytes_per_clk = 5120 * 8 / 132 }
+  local a = P.matmul(g, "f16", 1024, "async", false)
+  local c = P.matmul(g, "f16", 1024, "cluster", false)
+  local l2a = (a.l2_hits + a.l2_misses) * 32 / g.desc.l2_bytes_per_clk / a.cycles
+  expect(l2a > 0.85, ("async f16 n=1024 on 8 SMs: L2 busy %.0f%% of the run, expected the limit"):format(100 * l2a))
+  expect(c.tflops > 1.1 * a.tflops, ("cluster %.1f TF/s vs async %.1f TF/s: want > 1.1x where L2 is the limit"):format(
+    c.tflops, a.tflops))
+end
+
 -- ---- deterministic: the same launch twice, same cycles -----------------------
 do
   local g = simt.gpu{ arch = "h200", sms = 8 }
