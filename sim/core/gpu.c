@@ -6,7 +6,12 @@
  * cycle on every such SM, in SM order (so the result never depends on
  * anything but the inputs). Cycles where no SM can issue are skipped. When a
  * block finishes, the dispatcher places the next waiting block on that SM,
- * so a grid with more blocks than fit runs in waves.
+ * so a grid with more blocks than fit runs in waves. In a cluster launch it
+ * places whole clusters instead, each CTA on a different SM, when that many
+ * SMs have room (place_cluster); an SM of a cluster that another SM's
+ * instruction reaches (a remote mbarrier arrival, a multicast copy, a
+ * barrier.cluster release) is woken for the next cycle (sm.c wake_sm), so
+ * the run loop's skipping stays exact.
  */
 #define _DEFAULT_SOURCE   /* madvise (Linux: huge pages for the SMs' state) */
 #include "gpu.h"
