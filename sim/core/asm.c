@@ -921,6 +921,15 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
             return fail(a, nsf ? sf[0].s - 1 : e, "'wgmma' needs .mma_async or .wait");
         }
         found = 1;
+    } else if ((word_eq(s, bn, "ld") || word_eq(s, bn, "st")) && nsf > 0 &&
+               word_eq(sf[0].s, sf[0].n, "cluster")) {
+        m->op = s[0] == 'l' ? OP_LD_CLUSTER : OP_ST_CLUSTER;
+        if (nsf < 2 || !word_eq(sf[1].s, sf[1].n, "shared"))
+            return fail(a, nsf > 1 ? sf[1].s - 1 : e, "'%s' needs .shared (it reaches the shared "
+                        "memory of a CTA of the cluster)", isa_ops[m->op].name);
+        k = 2;
+        m->space = SPACE_SHARED;
+        found = 1;
     } else if (word_eq(s, bn, "mul") && nsf > 0 && word_eq(sf[0].s, sf[0].n, "hi")) {
         m->op = OP_MULHI;
         k = 1;
@@ -1131,6 +1140,17 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
     case OP_BAR_CLUSTER:
         *sig = "";
         return 0;
+    case OP_LD_CLUSTER:
+        r[0] = ROLE_DST;
+        r[1] = ROLE_MEM;
+        r[2] = ROLE_SRC;
+        *sig = "d, [addr], rank";
+        return 3;
+    case OP_ST_CLUSTER:
+        r[0] = ROLE_MEM;
+        r[1] = r[2] = ROLE_SRC;
+        *sig = "[addr], a, rank";
+        return 3;
     case OP_CP_BULK:
         r[0] = ROLE_MEM;
         r[1] = ROLE_MEM;
@@ -1341,8 +1361,14 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
                     "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
     case ROLE_SRC:
-        if (is_wmma(m->op) || is_async(m->op))   /* stride, count...: integers */
+        if (is_wmma(m->op) || is_async(m->op) ||   /* stride, count...: integers */
+            ((m->op == OP_LD_CLUSTER || m->op == OP_ST_CLUSTER) && pos == 2)) {   /* the rank */
+            if ((m->op == OP_LD_CLUSTER || m->op == OP_ST_CLUSTER) && r->kind == RAW_INT &&
+                (r->ival < 0 || r->ival >= ISA_MAX_CLUSTER))
+                return fail(a, r->at, "CTA rank must be 0..%d (a cluster has at most %d CTAs), got '%.*s'",
+                            ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
             return check_src(a, m, r, pos, T_U32, o);
+        }
         return check_src(a, m, r, pos, m->op == OP_CVT ? m->stype : m->type, o);
     case ROLE_RANGE: {
         if (r->kind != RAW_REG)
@@ -2086,7 +2112,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
     if (op == OP_ATOM)
         sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
-    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE)
+    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE ||
+        op == OP_LD_CLUSTER || op == OP_ST_CLUSTER)
         sb_printf(&b, ".shared");
     if (op == OP_CP_BULK)
         sb_printf(&b, ".shared.global%s.%ux%u", in->ctamask ? ".multicast" : "",
@@ -2115,7 +2142,7 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             sb_printf(&b, "%%p%u", (unsigned)o->index);
             break;
         case OPD_IMM:
-            format_imm(&b, o->imm, ctx);
+            format_imm(&b, o->imm, (op == OP_LD_CLUSTER || op == OP_ST_CLUSTER) && i == 2 ? T_U32 : ctx);
             break;
         case OPD_SPECIAL:
             sb_printf(&b, "%s", isa_special_name((isa_special_t)o->index));

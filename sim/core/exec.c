@@ -987,6 +987,55 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
     return 0;
 }
 
+/* ld/st.cluster.shared: each lane's 4 bytes at its address in the shared
+ * memory of CTA `rank` (its own value) of the cluster. */
+static int exec_mem_cluster(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                            simt_err_t *err)
+{
+    uint32_t tr[WARP_SIZE], tv[WARP_SIZE];
+    int is_ld = in->op == OP_LD_CLUSTER;
+    const isa_operand_t *m = is_ld ? &in->opd[1] : &in->opd[0];
+    const uint32_t *rank = src(x, w, &in->opd[2], tr);
+    uint32_t vals[WARP_SIZE];
+    if (!is_ld)
+        memcpy(vals, src(x, w, &in->opd[1], tv), sizeof vals);
+    info->space = SPACE_SHARED;
+    info->bytes = 4;
+    info->is_store = !is_ld;
+    uint8_t *to[ISA_MAX_CLUSTER];
+    uint32_t got[WARP_SIZE];
+    FOR_LANES(info->mask, l) {
+        uint32_t a = lane_addr(w, m, l), r = rank[l];
+        info->addrs[l] = a;
+        if (async_shared(x, w, l, a, 4, 4, is_ld ? "ld.cluster address" : "st.cluster address", err) != 0)
+            return -1;
+        if (r >= ISA_MAX_CLUSTER) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " (shared address 0x%08" PRIx32
+                     "): a cluster has at most %d CTAs", r, a, ISA_MAX_CLUSTER);
+            return report(x, w, l, SIMT_E_KERNEL, err, is_ld ? "ld.cluster names a CTA outside the cluster"
+                          : "st.cluster names a CTA outside the cluster", detail);
+        }
+        if (cluster_ranks(x, w, l, 1u << r, a, is_ld ? "ld.cluster" : "st.cluster", to, err) != 0)
+            return -1;
+        info->remote |= r != x->cluster_rank;
+        if (is_ld) {
+            got[l] = load_bytes(to[r] + a, 4);
+        } else {
+            store_bytes(to[r] + a, 4, vals[l]);
+            if (x->check && x->cluster)   /* what it wrote counts as initialised there */
+                check_bulk_remote(x->check, x->cluster->smid[r], x->cluster->slot[r], x->cluster->ctaid[r], a, 4);
+            else if (x->check)
+                check_bulk_remote(x->check, x->smid, w->block_slot, x->ctaid, a, 4);
+        }
+    }
+    if (is_ld) {
+        uint32_t *d = dst(w, in);
+        FOR_LANES(info->mask, l) d[l] = got[l];
+    }
+    return 0;
+}
+
 /* cp.async.bulk.global.shared: R rows of B bytes, shared src + r * B ->
  * global dst + r * pitch, by the lowest active lane. info->addrs: [0] dst,
  * [1] src, [2] pitch. */
@@ -1231,6 +1280,7 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     info->bytes = 0;
     info->barrier = 0;
     info->diverged = 0;
+    info->remote = 0;
     info->mask = mask;
     info->flops = 0;
     info->parts = 1;
@@ -1287,6 +1337,11 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         break;
     case OP_CP_BULK_ST:
         if (mask && exec_cp_bulk_st(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_LD_CLUSTER:
+    case OP_ST_CLUSTER:
+        if (exec_mem_cluster(x, w, in, info, err) != 0)
             return -1;
         break;
     case OP_MBAR_INIT:

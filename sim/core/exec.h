@@ -60,6 +60,8 @@ typedef struct exec_info {
                                    for everything else)                    */
     uint8_t barrier;            /* warp arrived at bar.sync                 */
     uint8_t diverged;           /* a branch split the warp                  */
+    uint8_t remote;             /* ld/st.cluster: some lane reached another
+                                   CTA's shared memory                     */
     uint32_t mask;              /* lanes that executed (guard applied)      */
     uint32_t flops;             /* floating-point operations, fma = 2       */
     uint32_t addrs[32];         /* per-lane byte addresses (lanes in mask)  */

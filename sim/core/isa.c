@@ -131,6 +131,11 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
     [OP_CP_BULK_ST]   = {"cp.async.bulk.global.shared", UNIT_LSU, 3, 0, TM_NONE,
                   "one warp copies an R x B-byte box from shared to global memory in the "
                   "background (TMA store); the warp does not wait for L2"},
+    [OP_LD_CLUSTER]   = {"ld.cluster", UNIT_LSU, 2, 1, TM_REG,
+                  "each lane loads 4 bytes of the shared memory of CTA `rank` of the cluster "
+                  "(distributed shared memory); lat_cluster cycles from a peer"},
+    [OP_ST_CLUSTER]   = {"st.cluster", UNIT_LSU, 3, 0, TM_REG,
+                  "each lane stores 4 bytes into the shared memory of CTA `rank` of the cluster"},
     [OP_BAR_CLUSTER]  = {"barrier.cluster", UNIT_BAR, 0, 0, TM_NONE,
                   "wait until every thread of every CTA of the cluster arrives (released "
                   "lat_cluster cycles after the last)"},

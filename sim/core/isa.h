@@ -122,6 +122,8 @@ typedef enum isa_op {
     OP_MBAR_ARRIVE_REMOTE, /* mbarrier.arrive.cluster.shared [m], rank        */
     OP_BAR_CLUSTER, /* barrier.cluster     every thread of every CTA of the cluster */
     OP_CP_BULK_ST,  /* cp.async.bulk.global.shared.RxB [dst], [src], pitch  (TMA store) */
+    OP_LD_CLUSTER,  /* ld.cluster.shared.T d, [addr], rank   a peer CTA's shared memory */
+    OP_ST_CLUSTER,  /* st.cluster.shared.T [addr], a, rank                              */
     OP_COUNT
 } isa_op_t;
 
@@ -216,6 +218,8 @@ typedef enum isa_opd_kind {
  *   cp.async.bulk...multicast          as cp.async.bulk; the 5th operand,
  *                                      the CTA mask, is in ctamask
  *   barrier.cluster                    nopd = 0
+ *   ld.cluster.shared.T d, [addr], rank   opd[1] OPD_MEM, opd[2] REG or IMM
+ *   st.cluster.shared.T [addr], a, rank   opd[0] OPD_MEM, opd[2] REG or IMM
  *   cp.async.bulk.global.shared.RxB [dst], [src], pitch   opd[0] OPD_MEM
  *                                      (global), opd[1] OPD_MEM (shared),
  *                                      opd[2] REG or IMM; shape as above
@@ -385,13 +389,23 @@ typedef enum isa_opd_kind {
  *       must take part (as bar.sync). Use it after initialising mbarriers
  *       that peers will use, and before exiting when peers may still write
  *       into this CTA. In a launch without clusters it is bar.sync.
+ *   ld.cluster.shared.T d, [addr], rank     (T: b32 u32 s32 f32)
+ *   st.cluster.shared.T [addr], a, rank
+ *       Distributed shared memory: each lane loads / stores 4 bytes at
+ *       shared offset addr of CTA `rank` (its own value per lane; its own
+ *       rank allowed) of the cluster. PTX writes mapa + ld.shared::cluster.
+ *       Timing: a load's data arrives lat_cluster cycles after issue when
+ *       any lane reads another CTA (lat_smem when all read their own); a
+ *       store is fire-and-forget. Their bandwidth on the SM-to-SM network
+ *       and the peer's banks is not modelled, and the kernel checker does
+ *       not check them (what st.cluster writes counts as initialised).
  * Faults (kernel, pc, thread and address): a rank or mask bit outside the
- * cluster, a peer that has exited, a peer's mbarrier not initialised.
- * Not modelled: ld/st/atom on a peer's shared memory (distributed shared
- * memory accesses; only mbarrier arrivals and multicast copies reach
- * peers), clusters confined to a GPC (gpu.c), multicast traffic on the
- * SM-to-SM network (a multicast costs the issuing SM's copy engine and
- * L2 once, nothing on the receivers). */
+ * cluster, a peer that has exited, a peer's mbarrier not initialised, a
+ * misaligned or out-of-bounds ld/st.cluster address.
+ * Not modelled: atomics on a peer's shared memory, clusters confined to a
+ * GPC (gpu.c), multicast traffic on the SM-to-SM network (a multicast
+ * costs the issuing SM's copy engine and L2 once, nothing on the
+ * receivers). */
 
 typedef struct isa_operand {
     uint8_t kind;     /* isa_opd_kind_t                                   */

@@ -75,7 +75,8 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
         d->async = (in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT) ||
-                   in->op == OP_MBAR_ARRIVE_REMOTE || in->op == OP_BAR_CLUSTER || in->op == OP_CP_BULK_ST;
+                   in->op == OP_MBAR_ARRIVE_REMOTE || in->op == OP_BAR_CLUSTER || in->op == OP_CP_BULK_ST ||
+                   in->op == OP_LD_CLUSTER || in->op == OP_ST_CLUSTER;
         if (in->op == OP_WGMMA)
             d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
@@ -631,6 +632,24 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         st->dram_bytes += res.dram_bytes;
         if (done > l->last_activity)
             l->last_activity = done;
+        return 0;
+    }
+    case OP_LD_CLUSTER:
+    case OP_ST_CLUSTER: {
+        /* distributed shared memory: a peer's data comes over the SM-to-SM
+         * network (latency only; its bandwidth is not modelled) */
+        uint64_t bytes = (uint64_t)warp_popcount(info->mask) * 4;
+        if (in->op == OP_ST_CLUSTER) {
+            st->sst_bytes += bytes;
+            return 0;
+        }
+        st->sld_bytes += bytes;
+        uint64_t ready = now + (info->remote ? l->desc->lat_cluster : l->latency[UNIT_LSU]);
+        uint32_t d = in->opd[0].index;
+        w->reg_ready[d] = ready;
+        w->reg_mem |= 1ull << d;
+        if (ready > l->last_activity)
+            l->last_activity = ready;
         return 0;
     }
     case OP_MBAR_ARRIVE_REMOTE: {

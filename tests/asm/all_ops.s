@@ -108,6 +108,10 @@ start:
     barrier.cluster
     cp.async.bulk.global.shared.4x32 [%r30], [tile], 4096
 @%p2 cp.async.bulk.global.shared.128x1024 [%r30+16], [%r31], %r2
+    ld.cluster.shared.u32 %r6, [%r30+4], %r2
+    ld.cluster.shared.f32 %r7, [buf], 1
+    st.cluster.shared.f32 [%r31-8], 1.5, %r3
+    st.cluster.shared.b32 [buf+12], %r4, 0
     bar.sync
     bar.sync 0
 @%p1 bra skip

@@ -227,6 +227,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     guard, 1 + take(&b) % 2, (take(&b) % 4) * 16, off % smem, 1 + take(&b) % 4);
             else if (t & 16)
                 put(prog, cap, &len, "    %sbarrier.cluster;\n", guard);
+            else if (t & 32)   /* distributed shared memory: rank 0..2 from a register or an immediate */
+                put(prog, cap, &len, (t & 1) ? "    %sld.cluster.shared.u32 %%r%u, [%u], %s;\n"
+                                             : "    %sst.cluster.shared.u32 [%u], %%r%u, %s;\n", guard,
+                    (t & 1) ? take(&b) % 8 : (take(&b) % 16) * 4 % smem,
+                    (t & 1) ? (take(&b) % 16) * 4 % smem : take(&b) % 8, t & 8 ? "%r3" : t & 4 ? "1" : "0");
             else   /* a bulk store from shared memory, destination usually in the buffer */
                 put(prog, cap, &len, "    and.b32 %%r9, %%r%u, %u;\n    add.u32 %%r9, %%r9, %%r8;\n"
                     "    %scp.async.bulk.global.shared.%ux16 [%%r9], [%u], %s;\n",

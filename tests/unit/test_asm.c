@@ -583,6 +583,17 @@ static void test_errors_async(void **state)
           "t.s:3:65: error: the multicast CTA mask must be an immediate 1..255 (bit r = CTA rank r of the cluster, which has at most 8 CTAs), got '256'" },
         { "cp.async.bulk.shared.global.4x32 [t], [%r1], 64, [s], 3",
           "t.s:3:1: error: 'cp.async.bulk' needs 4 operands ([dst], [src], pitch, [mbar]), got 5" },
+        /* distributed shared memory */
+        { "ld.cluster.u32 %r1, [s], 1",
+          "t.s:3:11: error: 'ld.cluster' needs .shared (it reaches the shared memory of a CTA of the cluster)" },
+        { "ld.cluster.shared.u32 %r1, [s], 8",
+          "t.s:3:33: error: CTA rank must be 0..7 (a cluster has at most 8 CTAs), got '8'" },
+        { "st.cluster.shared.u32 [s], %r1",
+          "t.s:3:1: error: 'st.cluster' needs 3 operands ([addr], a, rank), got 2" },
+        { "ld.cluster.shared.u8 %r1, [s], 1",
+          "t.s:3:18: error: type '.u8' not allowed for 'ld.cluster' (allowed: b32 s32 u32 f32)" },
+        { "st.cluster.shared.f32 [s], 1.5, 1.5",
+          "t.s:3:33: error: float immediate '1.5' needs an f32 instruction" },
         /* bulk stores */
         { "cp.async.bulk.global.shared.4x32 [%r1], [t], 64, [s]",
           "t.s:3:1: error: 'cp.async.bulk.global.shared' needs 3 operands ([dst], [src], pitch), got 4" },

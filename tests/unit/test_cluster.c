@@ -387,6 +387,64 @@ static void test_determinism(void **state)
     assert_int_equal(cyc[0], cyc[1]);
 }
 
+/* Distributed shared memory: each CTA of a 2-CTA cluster writes its
+ * thread t's value 100 * rank + t into its peer's `box` with st.cluster,
+ * barrier.cluster, then reads it back from its own box with ld.shared and
+ * from the peer's with ld.cluster. out[ctaid.x][t] = own box, out[..][32 +
+ * t] = the peer's; out[ctaid.x][64] = cycles the ld.cluster took. */
+static const char *const DSMEM_SRC =
+    ".kernel dsmem\n.param out\n.param bad\n.shared box 128\n"
+    "mov.u32 %r0, %tid.x\nmov.u32 %r1, %cluster_ctarank\nxor.b32 %r2, %r1, 1\n"
+    "ld.param.u32 %r9, [bad]\nadd.u32 %r2, %r2, %r9\n"          /* bad = 1: rank 2 or 1 */
+    "mul.lo.u32 %r3, %r1, 100\nadd.u32 %r3, %r3, %r0\nshl.b32 %r4, %r0, 2\n"
+    "st.cluster.shared.u32 [%r4], %r3, %r2\n"
+    "barrier.cluster\n"
+    "ld.shared.u32 %r5, [%r4]\n"
+    "mov.u32 %r10, %clock\nld.cluster.shared.u32 %r6, [%r4], %r2\nadd.u32 %r7, %r6, 0\nmov.u32 %r11, %clock\n"
+    "ld.param.u32 %r8, [out]\nmov.u32 %r12, %ctaid.x\nmul.lo.u32 %r12, %r12, 272\nadd.u32 %r8, %r8, %r12\n"
+    "add.u32 %r8, %r8, %r4\nst.global.u32 [%r8], %r5\nst.global.u32 [%r8+128], %r7\n"
+    "sub.u32 %r11, %r11, %r10\nsetp.eq.u32 %p0, %r0, 0\n@%p0 st.global.u32 [%r8+256], %r11\n"
+    "barrier.cluster\nexit\n";
+
+static void test_distributed_shared_memory(void **state)
+{
+    (void)state;
+    gpu_t *g = cluster_gpu(2, 4, 2);
+    uint32_t out = support_buffer(g, "out", NULL, 4 * 68 * 4);
+    gpu_stats_t st;
+    cluster_ok(g, DSMEM_SRC, (uint32_t[3]){4, 1, 1}, (uint32_t[3]){32, 1, 1}, (uint32_t[3]){2, 1, 1},
+               (uint32_t[]){out, 0}, 2, &st);
+    uint32_t v[4][68];
+    support_read(g, out, v, sizeof v);
+    for (uint32_t b = 0; b < 4; b++) {
+        uint32_t rank = b % 2, peer = rank ^ 1;
+        for (uint32_t t = 0; t < 32; t++) {
+            assert_int_equal(v[b][t], 100 * peer + t);       /* the peer wrote my box */
+            assert_int_equal(v[b][32 + t], 100 * rank + t);  /* I wrote the peer's */
+        }
+        /* the load from the peer took lat_cluster (100) cycles and a little */
+        print_message("CTA %u: ld.cluster took %u cycles\n", b, v[b][64]);
+        assert_true(v[b][64] >= 100 && v[b][64] <= 140);   /* + the LSU issue interval, a few instructions */
+    }
+    /* rank 2 of a cluster of 2 */
+    simt_err_t e;
+    assert_int_equal(run_cluster(g, DSMEM_SRC, (uint32_t[3]){2, 1, 1}, (uint32_t[3]){32, 1, 1},
+                                 (uint32_t[3]){2, 1, 1}, (uint32_t[]){out, 1}, 2, NULL, &e), -1);
+    assert_int_equal(e.code, SIMT_E_KERNEL);
+    support_contains(e.msg, "st.cluster names a CTA outside the cluster");
+    support_contains(e.msg, "CTA rank 2 (shared address 0x00000000), but the cluster has 2 CTAs");
+    /* without a cluster launch only rank 0 (itself) exists */
+    assert_int_equal(run_cluster(g, DSMEM_SRC, (uint32_t[3]){2, 1, 1}, (uint32_t[3]){32, 1, 1},
+                                 (uint32_t[3]){1, 1, 1}, (uint32_t[]){out, 0}, 2, NULL, &e), -1);
+    support_contains(e.msg, "st.cluster names a CTA outside the cluster");
+    /* a misaligned address */
+    const char *mis = ".kernel mis\n.shared box 128\nst.cluster.shared.u32 [box+2], 1, 0\nexit\n";
+    assert_int_equal(run_cluster(g, mis, (uint32_t[3]){2, 1, 1}, (uint32_t[3]){32, 1, 1},
+                                 (uint32_t[3]){2, 1, 1}, NULL, 0, NULL, &e), -1);
+    support_contains(e.msg, "misaligned st.cluster address");
+    gpu_free(g);
+}
+
 /* cp.async.bulk.global.shared (the TMA store the cluster GEMM's epilogue
  * uses): every thread writes its word into shared memory, then warp 0
  * stores 4 rows of 64 bytes to out with a pitch of 128 bytes. The data
@@ -447,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_barrier_cluster),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_bulk_store),
+        cmocka_unit_test(test_distributed_shared_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
