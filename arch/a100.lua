@@ -51,6 +51,8 @@ return {
   smem_per_sm = 167936,         -- [spec] up to 164 KB shared memory per SM
   smem_per_block = 166912,      -- [wp] 163 KB per block (164 KB minus 1 KB reserved)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+  max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0
+  lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: no Ampere measurement in the repository;
   -- estimates from [h200] scaled by clock for L2 and DRAM (x 1410/1980:

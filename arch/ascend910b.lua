@@ -58,6 +58,8 @@ return {
   smem_per_sm = 196608,         -- estimate: [spec] "?"; the 192 KB unified buffer per core
   smem_per_block = 196608,      -- estimate
   max_grid = {2147483647, 65535, 65535}, -- estimate
+  max_cluster_size = 1,         -- no clusters modelled (no equivalent of Hopper's thread-block clusters)
+  lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: all estimates, [h200] scaled by clock (x 1800/1980)
   lat_alu = 4,                  -- estimate

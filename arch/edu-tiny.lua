@@ -39,6 +39,8 @@ return {
   smem_per_sm = 16384,         -- 16 KB
   smem_per_block = 16384,
   max_grid = {65535, 65535, 65535},
+  max_cluster_size = 2,        -- clusters of both SMs, so that lessons can show them
+  lat_cluster = 100,           -- remote mbarrier arrival / barrier.cluster release (round number)
 
   -- pipeline latencies in cycles (round numbers, same order as real GPUs)
   lat_alu = 4,

@@ -54,6 +54,10 @@ return {
   smem_per_sm = 233472,         -- [spec] [meas] 228 KB shared memory per SM
   smem_per_block = 232448,      -- [wp] 227 KB per block (228 KB minus 1 KB reserved)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+  max_cluster_size = 8,         -- [wp] CUDA C++ Programming Guide, "Thread Block Clusters": 8 blocks
+                                --   is the portable cluster size on compute capability 9.0
+  lat_cluster = 180,            -- estimate: SM-to-SM (distributed shared memory) latency ~180 cycles
+                                --   reported by Luo et al., arXiv 2402.13499 (H800); not measured here
 
   -- latencies in cycles from issue to result ready (load-to-use)
   lat_alu = 4,                  -- estimate: integer ALU taken equal to FMA

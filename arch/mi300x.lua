@@ -63,6 +63,8 @@ return {
   smem_per_sm = 65536,          -- [spec] 64 KB LDS per CU
   smem_per_block = 65536,       -- [wp] a workgroup may use the whole LDS
   max_grid = {2147483647, 65535, 65535}, -- estimate: HIP grid limits (as CUDA)
+  max_cluster_size = 1,         -- no clusters: CDNA3 has no co-scheduled workgroup groups like Hopper's
+  lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: estimates (no measurement in the repository).
   -- AMD's LDS and vector L1 are slower than NVIDIA's (public

@@ -49,6 +49,8 @@ return {
   smem_per_sm = 102400,         -- [spec] up to 100 KB shared memory per SM
   smem_per_block = 101376,      -- [wp] 99 KB per block (100 KB minus 1 KB reserved)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+  max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0 (8.9)
+  lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: no Ada measurement in the repository; estimates
   -- from [h200] scaled by clock for L2 and DRAM (x 2520/1980: about the same

@@ -49,6 +49,8 @@ return {
   smem_per_sm = 65536,          -- [spec] up to 64 KB shared memory per SM
   smem_per_block = 65536,       -- [wp] 64 KB per block (opt-in)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+  max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0
+  lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: no Turing measurement in the repository;
   -- estimates from [h200] scaled by clock for L2 and DRAM (x 1590/1980), and

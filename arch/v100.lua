@@ -51,6 +51,8 @@ return {
   smem_per_sm = 98304,          -- [spec] up to 96 KB shared memory per SM
   smem_per_block = 98304,       -- [wp] 96 KB per block (opt-in)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
+  max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0
+  lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles from issue to result ready. Volta has no
   -- measurement in the repository: estimates, from [h200] scaled by clock

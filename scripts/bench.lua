@@ -25,7 +25,8 @@ local cases = {
 -- peak, and the speed-up over the FP32-lane matmul_tiled16 at the same n
 -- (run once; at n = 1024 that alone takes minutes of host time).
 -- Cases tcasync512, tcasync1024, tcasync2048, tcasync4096: tc_gemm_async_FMT (bulk
--- copies + wgmma, 128 x 256 tiles) on the whole h200 for every format:
+-- copies + wgmma, 128 x 256 tiles) and tc_gemm_cluster_FMT (the same in
+-- thread-block clusters that multicast shared tiles) on the whole h200 for every format:
 -- TFLOP/s, % of the Tensor Core peak at the preset's clock and of the
 -- datasheet figure, the measured library GEMM (8192^3, reference/
 -- h200-measured.md), the ceiling L2 bandwidth alone would allow (the
@@ -70,29 +71,34 @@ if async_n then
   end
   local sheet = { f16 = 989.4, bf16 = 989.4, tf32 = 494.7, e4m3 = 1978.9, e5m2 = 1978.9 }
   local library = { f16 = 737, bf16 = 756, tf32 = 395, e4m3 = 1332 }   -- [meas], n = 8192
+  local cx, cy = require("precision").cluster_shape()
   for _, fmt in ipairs{ "f16", "bf16", "tf32", "e4m3", "e5m2" } do
     local At = g:tensor{ n, n, dtype = fmt }
     local Bt = g:tensor{ n, n, dtype = fmt }
     At:copy_from(A)
     Bt:copy_from(B)
+    local key = (fmt == "e4m3" or fmt == "e5m2") and "fp8" or fmt
+    local peak = d.sms * d["tc_flops_per_clk_" .. key] * d.clock_mhz * 1e6 / 1e12
+    -- TF/s, % of peak and datasheet, the library ratio and the L2 ceiling of one run
+    local function figures(r)
+      local line = string.format("%6.1f TF/s = %4.1f%% of the Tensor Core peak at %d MHz (%4.0f TF), "
+        .. "%4.1f%% of the datasheet's %4.0f TF", r.tflops, 100 * r.tflops / peak, d.clock_mhz, peak,
+        100 * r.tflops / sheet[fmt], sheet[fmt])
+      if library[fmt] then
+        line = line .. string.format("; %.2f x the measured library GEMM (n=8192, %d TF)", r.tflops / library[fmt], library[fmt])
+      end
+      -- what L2 bandwidth allows: every sector it served (copies in, C out)
+      -- at l2_bytes_per_clk, nothing else in the way
+      local l2_bytes = (r.l2_hits + r.l2_misses) * d.sector_bytes
+      local l2_cycles = l2_bytes / d.l2_bytes_per_clk
+      return line .. string.format("\n        L2 moved %.0f MB = %.0f%% of its %d B/clk over the run: an L2-bound ceiling of %.0f TF/s",
+        l2_bytes / 1e6, 100 * l2_cycles / r.cycles, d.l2_bytes_per_clk, r.tflops * r.cycles / l2_cycles)
+    end
     local k = simt.kernel("lessons/kernels/tc_gemm_async_" .. fmt .. ".s")
     local r, s = median_run(function()
       return g:launch(k, { grid = { n // 256, n // 128 }, block = { 1024 }, check = check }, At, Bt, C, n)
     end)
-    local key = (fmt == "e4m3" or fmt == "e5m2") and "fp8" or fmt
-    local peak = d.sms * d["tc_flops_per_clk_" .. key] * d.clock_mhz * 1e6 / 1e12
-    local line = string.format("\n  %-4s n=%d: %6.1f TF/s = %4.1f%% of the Tensor Core peak at %d MHz (%4.0f TF), "
-      .. "%4.1f%% of the datasheet's %4.0f TF", fmt, n, r.tflops, 100 * r.tflops / peak, d.clock_mhz, peak,
-      100 * r.tflops / sheet[fmt], sheet[fmt])
-    if library[fmt] then
-      line = line .. string.format("; measured library GEMM (n=8192) %d TF", library[fmt])
-    end
-    -- what L2 bandwidth allows: every sector it served (copies in, C out)
-    -- at l2_bytes_per_clk, nothing else in the way
-    local l2_bytes = (r.l2_hits + r.l2_misses) * d.sector_bytes
-    local l2_cycles = l2_bytes / d.l2_bytes_per_clk
-    line = line .. string.format("\n        L2 moved %.0f MB = %.0f%% of its %d B/clk over the run: an L2-bound ceiling of %.0f TF/s",
-      l2_bytes / 1e6, 100 * l2_cycles / r.cycles, d.l2_bytes_per_clk, r.tflops * r.cycles / l2_cycles)
+    local line = string.format("\n  %-4s n=%d tc_gemm_async:   ", fmt, n) .. figures(r)
     if fp then
       local b2 = g:launch(simt.kernel("lessons/kernels/tc_matmul_2x2_" .. fmt .. ".s"),
                           { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 32, 4 }, check = check }, At, Bt, C, n)
@@ -100,6 +106,18 @@ if async_n then
         r.tflops / b2.tflops, b2.tflops, r.tflops / fp.tflops, fp.tflops)
     end
     print(speed_line(("async_%s_%d"):format(fmt, n), "h200", r, s) .. line)
+    -- the same GEMM in thread-block clusters that multicast the shared tiles
+    local kc = simt.kernel("lessons/kernels/tc_gemm_cluster_" .. fmt .. ".s")
+    local rc, sc = median_run(function()
+      return g:launch(kc, { grid = { n // 256, n // 128 }, block = { 1024 }, cluster = { cx, cy, 1 }, check = check },
+                      At, Bt, C, n)
+    end)
+    line = string.format("\n  %-4s n=%d tc_gemm_cluster: ", fmt, n) .. figures(rc)
+      .. string.format("\n        %dx%d clusters: x%.2f over tc_gemm_async", cx, cy, rc.tflops / r.tflops)
+    if fp then
+      line = line .. string.format(", x%.1f over FP32 matmul_reg64", rc.tflops / fp.tflops)
+    end
+    print(speed_line(("cluster_%s_%d"):format(fmt, n), "h200", rc, sc) .. line)
   end
   return
 end

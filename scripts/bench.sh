@@ -6,9 +6,11 @@
 # Case tc512 (tc1024: several minutes, for its FP32 baseline) prints Tensor
 # Core matmul TFLOP/s per format and the speed-up over FP32 on h200.
 # Cases tcasync512 / 1024 / 2048 / 4096 print the asynchronous Tensor Core
-# GEMM (tc_gemm_async: bulk copies + wgmma) per format: TFLOP/s, % of peak,
-# the L2-bandwidth ceiling, and the speed-up over tc_matmul_2x2 and FP32
-# matmul_reg64 (tcasync1024 takes about a minute of host time, 2048 several).
+# GEMMs (tc_gemm_async: bulk copies + wgmma; tc_gemm_cluster: the same in
+# thread-block clusters that multicast shared tiles) per format: TFLOP/s, % of
+# peak and datasheet, ratio to the library GEMM, the L2-bandwidth ceiling, and
+# the speed-up over tc_matmul_2x2 and FP32 matmul_reg64 (tcasync1024 takes about
+# a minute of host time, 2048 several, 4096 about 10 minutes).
 # The kernel checker is off except in CASE_check (tiled512_check: its cost).
 # usage: scripts/bench.sh [CASE...]   (default: all cases but tc1024 and
 #        tcasync512/2048/4096)

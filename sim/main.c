@@ -56,7 +56,7 @@ static const char usage_text[] =
     "  --set FIELD=VALUE         any GPU field (names as in simt.gpu{}.desc); repeatable;\n"
     "                            VALUE is a number, a word (sched=gto) or a,b,c\n"
     "run options:\n"
-    "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, every\n"
+    "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, cluster, every\n"
     "                            statistic) and write them when the script ends\n"
     "  --trace FILE.json         write a Perfetto/Chrome trace of every launch\n"
     "                            (open it in https://ui.perfetto.dev)\n"

@@ -28,8 +28,12 @@
 //          bar.sync (every warp is done with the previous stage), and
 //          then warp 0 refills that previous stage with the slice 3
 //          ahead. So copies run 3 slices ahead of the Tensor Cores.
-// Epilogue: each warp stores its 32 registers as 16 rows x 2 coalesced
-//          128-byte pieces (st.global.f32, one line each).
+// Epilogue: each warp writes its 32 registers into shared memory (16 rows
+//          x 2 pieces of 128 bytes), then warp 0 stores the whole 128 x 256
+//          f32 tile with one bulk store (cp.async.bulk.global.shared, like
+//          a TMA store: the SM's copy engine writes it to L2 in the
+//          background; st.global would make each warp's LSU wait for L2
+//          to accept every line).
 // Speed:   per SM and stage the Tensor Cores do 2 x 128 x 256 x 128 flops
 //          while 48 KB come from L2: 170 flops per L2 byte. wgmma reads 128
 //          bytes of shared memory per cycle at the full Tensor Core rate
@@ -72,38 +76,6 @@
 @%p0 mbarrier.init.shared [full+8], 1
 @%p0 mbarrier.init.shared [full+16], 1
 @%p0 mbarrier.init.shared [full+24], 1
-    mov.b32 %r0, 0
-    mov.b32 %r1, 0
-    mov.b32 %r2, 0
-    mov.b32 %r3, 0
-    mov.b32 %r4, 0
-    mov.b32 %r5, 0
-    mov.b32 %r6, 0
-    mov.b32 %r7, 0
-    mov.b32 %r8, 0
-    mov.b32 %r9, 0
-    mov.b32 %r10, 0
-    mov.b32 %r11, 0
-    mov.b32 %r12, 0
-    mov.b32 %r13, 0
-    mov.b32 %r14, 0
-    mov.b32 %r15, 0
-    mov.b32 %r16, 0
-    mov.b32 %r17, 0
-    mov.b32 %r18, 0
-    mov.b32 %r19, 0
-    mov.b32 %r20, 0
-    mov.b32 %r21, 0
-    mov.b32 %r22, 0
-    mov.b32 %r23, 0
-    mov.b32 %r24, 0
-    mov.b32 %r25, 0
-    mov.b32 %r26, 0
-    mov.b32 %r27, 0
-    mov.b32 %r28, 0
-    mov.b32 %r29, 0
-    mov.b32 %r30, 0
-    mov.b32 %r31, 0
     bar.sync                           // the mbarriers exist before anyone waits
     // prologue: the first 3 slices (n >= 256 has at least 2 for every format)
     mov.u32 %r46, full
@@ -154,6 +126,39 @@
 @%p1 cp.async.bulk.shared.global.128x256 [%r48], [%r39], %r33, [%r46]
     add.u32 %r38, %r38, 128             // next slice: 128 bytes along A's rows
     add.u32 %r39, %r39, %r50            //   and bk rows down B
+    // the accumulators start at 0 (while the first copies are in flight)
+    mov.b32 %r0, 0
+    mov.b32 %r1, 0
+    mov.b32 %r2, 0
+    mov.b32 %r3, 0
+    mov.b32 %r4, 0
+    mov.b32 %r5, 0
+    mov.b32 %r6, 0
+    mov.b32 %r7, 0
+    mov.b32 %r8, 0
+    mov.b32 %r9, 0
+    mov.b32 %r10, 0
+    mov.b32 %r11, 0
+    mov.b32 %r12, 0
+    mov.b32 %r13, 0
+    mov.b32 %r14, 0
+    mov.b32 %r15, 0
+    mov.b32 %r16, 0
+    mov.b32 %r17, 0
+    mov.b32 %r18, 0
+    mov.b32 %r19, 0
+    mov.b32 %r20, 0
+    mov.b32 %r21, 0
+    mov.b32 %r22, 0
+    mov.b32 %r23, 0
+    mov.b32 %r24, 0
+    mov.b32 %r25, 0
+    mov.b32 %r26, 0
+    mov.b32 %r27, 0
+    mov.b32 %r28, 0
+    mov.b32 %r29, 0
+    mov.b32 %r30, 0
+    mov.b32 %r31, 0
     mov.u32 %r43, 0                     // kt, the slice
     mov.u32 %r44, 0                     // s = kt % 4, its stage
     mov.u32 %r45, 0                     // the phase parity of that stage's mbarrier
@@ -201,65 +206,59 @@ LOOP:
     setp.lt.u32 %p2, %r43, %r42
 @%p2 bra LOOP
     wgmma.wait 0
-    // epilogue: rowptr = &C[m0 + (w%8)*16][n0 + (w/8)*64 + lane]
-    ld.param.u32 %r46, [C]
+    // epilogue (as Hopper GEMMs do it): the 128 x 256 f32 tile of C goes
+    // through shared memory (As and Bs are free: every slice has been
+    // used) and leaves in one bulk store (a TMA store). Warp w writes its
+    // 16 x 64 piece at row (w%8)*16 + r/2, column (w/8)*64 + (r%2)*32 +
+    // lane of a 1024-byte-per-row tile (each st.shared: 128 bytes, no
+    // bank conflict).
+    bar.sync                           // every warp's wgmmas have read the stages
     and.b32 %r47, %r35, 7
-    shl.b32 %r47, %r47, 4
-    add.u32 %r47, %r47, %r36             // row
+    shl.b32 %r47, %r47, 14              // (w%8) * 16 rows * 1024 bytes
+    shr.u32 %r48, %r35, 3
+    shl.b32 %r48, %r48, 8               // (w/8) * 64 columns * 4 bytes
+    add.u32 %r47, %r47, %r48
+    shl.b32 %r48, %r34, 2
+    add.u32 %r47, %r47, %r48             // + lane * 4
+    add.u32 %r47, %r47, As
+    st.shared.f32 [%r47+0], %r0
+    st.shared.f32 [%r47+128], %r1
+    st.shared.f32 [%r47+1024], %r2
+    st.shared.f32 [%r47+1152], %r3
+    st.shared.f32 [%r47+2048], %r4
+    st.shared.f32 [%r47+2176], %r5
+    st.shared.f32 [%r47+3072], %r6
+    st.shared.f32 [%r47+3200], %r7
+    st.shared.f32 [%r47+4096], %r8
+    st.shared.f32 [%r47+4224], %r9
+    st.shared.f32 [%r47+5120], %r10
+    st.shared.f32 [%r47+5248], %r11
+    st.shared.f32 [%r47+6144], %r12
+    st.shared.f32 [%r47+6272], %r13
+    st.shared.f32 [%r47+7168], %r14
+    st.shared.f32 [%r47+7296], %r15
+    st.shared.f32 [%r47+8192], %r16
+    st.shared.f32 [%r47+8320], %r17
+    st.shared.f32 [%r47+9216], %r18
+    st.shared.f32 [%r47+9344], %r19
+    st.shared.f32 [%r47+10240], %r20
+    st.shared.f32 [%r47+10368], %r21
+    st.shared.f32 [%r47+11264], %r22
+    st.shared.f32 [%r47+11392], %r23
+    st.shared.f32 [%r47+12288], %r24
+    st.shared.f32 [%r47+12416], %r25
+    st.shared.f32 [%r47+13312], %r26
+    st.shared.f32 [%r47+13440], %r27
+    st.shared.f32 [%r47+14336], %r28
+    st.shared.f32 [%r47+14464], %r29
+    st.shared.f32 [%r47+15360], %r30
+    st.shared.f32 [%r47+15488], %r31
+    bar.sync                           // the whole tile is in shared memory
+    ld.param.u32 %r46, [C]
     shl.b32 %r48, %r32, 2               // C's row pitch, 4 n bytes
-    mul.lo.u32 %r47, %r47, %r48
-    add.u32 %r46, %r46, %r47
-    shr.u32 %r47, %r35, 3
-    shl.b32 %r47, %r47, 6
-    add.u32 %r47, %r47, %r37
-    add.u32 %r47, %r47, %r34             // column
-    shl.b32 %r47, %r47, 2
-    add.u32 %r46, %r46, %r47
-    st.global.f32 [%r46], %r0
-    st.global.f32 [%r46+128], %r1
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r2
-    st.global.f32 [%r46+128], %r3
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r4
-    st.global.f32 [%r46+128], %r5
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r6
-    st.global.f32 [%r46+128], %r7
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r8
-    st.global.f32 [%r46+128], %r9
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r10
-    st.global.f32 [%r46+128], %r11
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r12
-    st.global.f32 [%r46+128], %r13
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r14
-    st.global.f32 [%r46+128], %r15
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r16
-    st.global.f32 [%r46+128], %r17
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r18
-    st.global.f32 [%r46+128], %r19
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r20
-    st.global.f32 [%r46+128], %r21
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r22
-    st.global.f32 [%r46+128], %r23
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r24
-    st.global.f32 [%r46+128], %r25
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r26
-    st.global.f32 [%r46+128], %r27
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r28
-    st.global.f32 [%r46+128], %r29
-    add.u32 %r46, %r46, %r48
-    st.global.f32 [%r46], %r30
-    st.global.f32 [%r46+128], %r31
+    mul.lo.u32 %r49, %r36, %r48
+    add.u32 %r46, %r46, %r49            // &C[m0][0]
+    shl.b32 %r49, %r37, 2
+    add.u32 %r46, %r46, %r49            // &C[m0][n0]
+@%p0 cp.async.bulk.global.shared.128x1024 [%r46], [As], %r48   // warp 0: 128 rows of 1024 bytes
     exit

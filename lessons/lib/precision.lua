@@ -56,11 +56,18 @@ local function kernel(name)
   return kernels[name]
 end
 
+-- The cluster shape {cx, cy} scripts/gen_tc_kernels.lua generates
+-- tc_gemm_cluster_*.s for (a kernel launched with another shape faults:
+-- its multicast masks name CTAs by rank).
+P.cluster = { 1, 2 }
+function P.cluster_shape() return P.cluster[1], P.cluster[2] end
+
 -- Run C = A x B (n x n) with inputs in fmt. how = "tiled" (default),
 -- "global", "2x2" (register-blocked, 64 x 64 block tiles, any n that is
 -- a multiple of 4 bytes / element size) or "async" (tc_gemm_async: bulk
 -- copies + wgmma from shared memory, 128 x 256 block tiles, n a multiple
--- of 256) for the Tensor Core kernels; fmt "f32" runs the FP32-lane
+-- of 256), "cluster" (tc_gemm_cluster: the same in thread-block clusters
+-- that multicast shared tiles, P.cluster_shape) for the Tensor Core kernels; fmt "f32" runs the FP32-lane
 -- kernel matmul_tiled16 instead. check = false turns the kernel checker off
 -- (faster; default on). Returns the launch result with rel_err,
 -- expected (P.expected_error), fmt, kernel, C and R (the reference) added.
@@ -90,6 +97,15 @@ function P.matmul(g, fmt, n, how, check)
     end
     name = "tc_gemm_async_" .. fmt
     launch = { grid = { n // 256, n // 128 }, block = { 1024 } }
+  elseif how == "cluster" then
+    local cx, cy = P.cluster_shape()
+    local m = math.max(256 * cx, 128 * cy)
+    if n % m ~= 0 then
+      error(("tc_gemm_cluster_%s needs n a multiple of %d (%d x %d clusters of 128 x 256 block tiles), got %d"):format(
+        fmt, m, cx, cy, n), 2)
+    end
+    name = "tc_gemm_cluster_" .. fmt
+    launch = { grid = { n // 256, n // 128 }, block = { 1024 }, cluster = { cx, cy, 1 } }
   elseif how == "global" then
     name = "tc_matmul_global_" .. fmt
     launch = { grid = { n // 16, (n + 63) // 64 }, block = { 32, 4 } }

@@ -732,6 +732,7 @@ typedef struct mnem {
     isa_space_t space;
     isa_atom_op_t aop;
     uint8_t shape[2];           /* cp.async.bulk: rows, bytes/16; wgmma: N    */
+    uint8_t multicast;          /* cp.async.bulk.multicast (a 5th operand)    */
     char disp[32];              /* name for messages: "add", "ld.param"       */
 } mnem_t;
 
@@ -752,7 +753,8 @@ static int parse_small(const char *s, size_t n, unsigned *v)
 /* The asynchronous instructions (mbarrier, cp.async.bulk, wgmma). */
 static int is_async(isa_op_t op)
 {
-    return op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT;
+    return (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) || op == OP_MBAR_ARRIVE_REMOTE ||
+           op == OP_BAR_CLUSTER || op == OP_CP_BULK_ST;
 }
 
 /* f16 bf16 tf32 e4m3 e5m2: the number formats of numfmt.h. */
@@ -820,6 +822,13 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         m->op = OP_BAR;
         k = 1;
         found = 1;
+    } else if (word_eq(s, bn, "barrier")) {
+        if (nsf == 0 || !word_eq(sf[0].s, sf[0].n, "cluster"))
+            return fail(a, nsf ? sf[0].s - 1 : e, "'barrier' needs '.cluster' (write barrier.cluster; "
+                        "for the block's barrier write bar.sync)");
+        m->op = OP_BAR_CLUSTER;
+        k = 1;
+        found = 1;
     } else if (word_eq(s, bn, "wmma")) {
         /* wmma.load.{a,b,c}, wmma.mma, wmma.store.d: the name has 2-3 parts */
         const char *at = nsf ? sf[0].s - 1 : e;
@@ -847,12 +856,16 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
                    word_eq(sf[1].s, sf[1].n, "expect_tx")) {
             m->op = OP_MBAR_ARRIVE;
             k = 2;
+        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "arrive") &&
+                   word_eq(sf[1].s, sf[1].n, "cluster")) {
+            m->op = OP_MBAR_ARRIVE_REMOTE;
+            k = 2;
         } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "wait") &&
                    word_eq(sf[1].s, sf[1].n, "parity")) {
             m->op = OP_MBAR_WAIT;
             k = 2;
         } else {
-            return fail(a, at, "'mbarrier' needs .init, .arrive.expect_tx or .wait.parity");
+            return fail(a, at, "'mbarrier' needs .init, .arrive.expect_tx, .arrive.cluster or .wait.parity");
         }
         if (k >= nsf || !word_eq(sf[k].s, sf[k].n, "shared"))
             return fail(a, k < nsf ? sf[k].s - 1 : e, "'%s' needs .shared (an mbarrier lives "
@@ -861,18 +874,25 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         m->space = SPACE_SHARED;
         found = 1;
     } else if (word_eq(s, bn, "cp")) {
-        if (!(nsf >= 4 && word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk") &&
-              word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global")))
+        int load = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global");
+        int store = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "global") && word_eq(sf[3].s, sf[3].n, "shared");
+        if (!(word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk") && (load || store)))
             return fail(a, nsf ? sf[0].s - 1 : e, "'cp' needs .async.bulk.shared.global.RxB "
-                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128)");
-        m->op = OP_CP_BULK;
+                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) "
+                        "or .async.bulk.global.shared.RxB (a bulk store)");
+        m->op = load ? OP_CP_BULK : OP_CP_BULK_ST;
         k = 4;
+        if (load && k < nsf && word_eq(sf[k].s, sf[k].n, "multicast")) {
+            m->multicast = 1;
+            k++;
+        }
         const char *x = k < nsf ? memchr(sf[k].s, 'x', sf[k].n) : NULL;
         unsigned rows, bytes;
         if (!x || parse_small(sf[k].s, (size_t)(x - sf[k].s), &rows) != 0 ||
             parse_small(x + 1, sf[k].n - (size_t)(x + 1 - sf[k].s), &bytes) != 0)
             return fail(a, k < nsf ? sf[k].s - 1 : e, "'cp.async.bulk' needs a box shape .RxB "
-                        "after .global (R rows of B bytes, e.g. .64x128)");
+                        "after .%s%s (R rows of B bytes, e.g. .64x128)", load ? "global" : "shared",
+                        m->multicast ? ".multicast" : "");
         if (rows < 1 || rows > 255 || bytes < 16 || bytes > 4080 || bytes % 16 != 0)
             return fail(a, sf[k].s - 1, "box .%ux%u: rows must be 1..255 and bytes per row a "
                         "multiple of 16 in 16..4080", rows, bytes);
@@ -900,6 +920,15 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         } else {
             return fail(a, nsf ? sf[0].s - 1 : e, "'wgmma' needs .mma_async or .wait");
         }
+        found = 1;
+    } else if ((word_eq(s, bn, "ld") || word_eq(s, bn, "st")) && nsf > 0 &&
+               word_eq(sf[0].s, sf[0].n, "cluster")) {
+        m->op = s[0] == 'l' ? OP_LD_CLUSTER : OP_ST_CLUSTER;
+        if (nsf < 2 || !word_eq(sf[1].s, sf[1].n, "shared"))
+            return fail(a, nsf > 1 ? sf[1].s - 1 : e, "'%s' needs .shared (it reaches the shared "
+                        "memory of a CTA of the cluster)", isa_ops[m->op].name);
+        k = 2;
+        m->space = SPACE_SHARED;
         found = 1;
     } else if (word_eq(s, bn, "mul") && nsf > 0 && word_eq(sf[0].s, sf[0].n, "hi")) {
         m->op = OP_MULHI;
@@ -1102,19 +1131,39 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
         r[2] = ROLE_SRC;
         *sig = "[addr], d, stride";
         return 3;
-    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_WAIT:
+    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_WAIT: case OP_MBAR_ARRIVE_REMOTE:
         r[0] = ROLE_MEM;
         r[1] = ROLE_SRC;
         *sig = m->op == OP_MBAR_INIT ? "[mbar], count" : m->op == OP_MBAR_ARRIVE ? "[mbar], bytes"
-             : "[mbar], parity";
+             : m->op == OP_MBAR_ARRIVE_REMOTE ? "[mbar], rank" : "[mbar], parity";
         return 2;
+    case OP_BAR_CLUSTER:
+        *sig = "";
+        return 0;
+    case OP_LD_CLUSTER:
+        r[0] = ROLE_DST;
+        r[1] = ROLE_MEM;
+        r[2] = ROLE_SRC;
+        *sig = "d, [addr], rank";
+        return 3;
+    case OP_ST_CLUSTER:
+        r[0] = ROLE_MEM;
+        r[1] = r[2] = ROLE_SRC;
+        *sig = "[addr], a, rank";
+        return 3;
     case OP_CP_BULK:
         r[0] = ROLE_MEM;
         r[1] = ROLE_MEM;
         r[2] = ROLE_SRC;
         r[3] = ROLE_MEM;
-        *sig = "[dst], [src], pitch, [mbar]";
+        *sig = m->multicast ? "[dst], [src], pitch, [mbar], ctamask" : "[dst], [src], pitch, [mbar]";
         return 4;
+    case OP_CP_BULK_ST:
+        r[0] = ROLE_MEM;
+        r[1] = ROLE_MEM;
+        r[2] = ROLE_SRC;
+        *sig = "[dst], [src], pitch";
+        return 3;
     case OP_WGMMA:
         r[0] = ROLE_RANGE;
         r[1] = r[2] = ROLE_MEM;
@@ -1312,8 +1361,14 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
                     "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
     case ROLE_SRC:
-        if (is_wmma(m->op) || is_async(m->op))   /* stride, count...: integers */
+        if (is_wmma(m->op) || is_async(m->op) ||   /* stride, count...: integers */
+            ((m->op == OP_LD_CLUSTER || m->op == OP_ST_CLUSTER) && pos == 2)) {   /* the rank */
+            if ((m->op == OP_LD_CLUSTER || m->op == OP_ST_CLUSTER) && r->kind == RAW_INT &&
+                (r->ival < 0 || r->ival >= ISA_MAX_CLUSTER))
+                return fail(a, r->at, "CTA rank must be 0..%d (a cluster has at most %d CTAs), got '%.*s'",
+                            ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
             return check_src(a, m, r, pos, T_U32, o);
+        }
         return check_src(a, m, r, pos, m->op == OP_CVT ? m->stype : m->type, o);
     case ROLE_RANGE: {
         if (r->kind != RAW_REG)
@@ -1330,7 +1385,7 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return 0;
     }
     case ROLE_MEM:
-        if (m->op == OP_CP_BULK && pos == 1) {   /* the source is global */
+        if ((m->op == OP_CP_BULK && pos == 1) || (m->op == OP_CP_BULK_ST && pos == 0)) {   /* global */
             mnem_t g = *m;
             g.space = SPACE_GLOBAL;
             return check_mem(a, &g, r, pos, o);
@@ -1364,7 +1419,8 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
     for (int i = 0; i < in->nopd; i++) {
         const isa_operand_t *o = &in->opd[i];
         if (o->kind == OPD_MEM && o->index == ISA_NO_REG) {
-            int is_bar = (m->op != OP_CP_BULK && m->op != OP_WGMMA) || (m->op == OP_CP_BULK && i == 3);
+            int is_bar = (m->op != OP_CP_BULK && m->op != OP_WGMMA && m->op != OP_CP_BULK_ST) ||
+                         (m->op == OP_CP_BULK && i == 3);
             unsigned align = is_bar ? 8u : 16u;
             if (o->imm % align != 0)
                 return fail(a, raw[i].at, "operand %d of '%s' must be %u-byte aligned (%s), got "
@@ -1373,9 +1429,9 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
                             (unsigned long)o->imm);
         }
     }
-    const isa_operand_t *v = &in->opd[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK ? 2
+    const isa_operand_t *v = &in->opd[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK || m->op == OP_CP_BULK_ST ? 2
                                       : m->op == OP_WGMMA ? 3 : 1];
-    const raw_opd_t *rv = &raw[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK ? 2
+    const raw_opd_t *rv = &raw[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK || m->op == OP_CP_BULK_ST ? 2
                                  : m->op == OP_WGMMA ? 3 : 1];
     switch (m->op) {
     case OP_WGMMA_WAIT:
@@ -1387,11 +1443,17 @@ static int check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, cons
         if (v->kind == OPD_IMM && v->imm > 1)
             return fail(a, rv->at, "mbarrier parity must be 0 or 1, got '%.*s'", (int)rv->len, rv->at);
         break;
+    case OP_MBAR_ARRIVE_REMOTE:
+        if (v->kind == OPD_IMM && v->imm >= ISA_MAX_CLUSTER)
+            return fail(a, rv->at, "CTA rank must be 0..%d (a cluster has at most %d CTAs), got '%.*s'",
+                        ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)rv->len, rv->at);
+        break;
     case OP_CP_BULK:
+    case OP_CP_BULK_ST:
     case OP_WGMMA:
         if (v->kind == OPD_IMM && v->imm % 16 != 0)
             return fail(a, rv->at, "%s must be a multiple of 16 bytes, got '%.*s'",
-                        m->op == OP_CP_BULK ? "the global row pitch" : "B's row stride",
+                        m->op != OP_WGMMA ? "the global row pitch" : "B's row stride",
                         (int)rv->len, rv->at);
         break;
     default:
@@ -1484,6 +1546,17 @@ static int instruction(asm_ctx_t *a, const char *s)
             return fail(a, raw[0].at, "only barrier 0 is supported, got '%.*s'",
                         (int)raw[0].len, raw[0].at);
         nraw = 0;
+    }
+    if (m.multicast) {   /* the CTA mask: an immediate, kept in in.ctamask */
+        if (nraw != nwant + 1)
+            return fail(a, s, "'%s.multicast' needs 5 operands (%s), got %d", m.disp, sig, nraw);
+        const raw_opd_t *r = &raw[nwant];
+        if (r->kind != RAW_INT || r->ival < 1 || r->ival > (1 << ISA_MAX_CLUSTER) - 1)
+            return fail(a, r->at, "the multicast CTA mask must be an immediate 1..%d (bit r = CTA "
+                        "rank r of the cluster, which has at most %d CTAs), got '%.*s'",
+                        (1 << ISA_MAX_CLUSTER) - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
+        in.ctamask = (uint8_t)r->ival;
+        nraw = nwant;
     }
     if (nraw != nwant) {
         if (nwant == 0)
@@ -2039,10 +2112,14 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
     if (op == OP_ATOM)
         sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
-    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT)
+    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE ||
+        op == OP_LD_CLUSTER || op == OP_ST_CLUSTER)
         sb_printf(&b, ".shared");
     if (op == OP_CP_BULK)
-        sb_printf(&b, ".shared.global.%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
+        sb_printf(&b, ".shared.global%s.%ux%u", in->ctamask ? ".multicast" : "",
+                  (unsigned)in->shape[0], 16u * in->shape[1]);
+    if (op == OP_CP_BULK_ST)
+        sb_printf(&b, ".%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
     if (op == OP_WGMMA)
         sb_printf(&b, ".n%u", (unsigned)in->shape[0]);
     if (in->type != T_NONE)
@@ -2051,7 +2128,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->stype));
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
-    if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT))
+    if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) ||
+        op == OP_MBAR_ARRIVE_REMOTE || op == OP_CP_BULK_ST)
         ctx = T_U32;                  /* the stride, count, bytes... */
     for (int i = 0; i < in->nopd && i < ISA_MAX_OPDS; i++) {
         const isa_operand_t *o = &in->opd[i];
@@ -2064,13 +2142,13 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             sb_printf(&b, "%%p%u", (unsigned)o->index);
             break;
         case OPD_IMM:
-            format_imm(&b, o->imm, ctx);
+            format_imm(&b, o->imm, (op == OP_LD_CLUSTER || op == OP_ST_CLUSTER) && i == 2 ? T_U32 : ctx);
             break;
         case OPD_SPECIAL:
             sb_printf(&b, "%s", isa_special_name((isa_special_t)o->index));
             break;
         case OPD_MEM:
-            if (op == OP_CP_BULK && i == 1) {   /* the global source */
+            if ((op == OP_CP_BULK && i == 1) || (op == OP_CP_BULK_ST && i == 0)) {   /* global */
                 isa_instr_t g = *in;
                 g.space = SPACE_GLOBAL;
                 format_mem(&b, p, &g, o);
@@ -2089,6 +2167,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             break;
         }
     }
+    if (op == OP_CP_BULK && in->ctamask)
+        sb_printf(&b, ", 0x%x", (unsigned)in->ctamask);
     return (int)b.len;
 }
 

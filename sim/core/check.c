@@ -97,18 +97,23 @@ void check_free(check_t *c)
     free(c);
 }
 
-/* The state of w's block, cleared if a new block now holds the slot. */
-static inline check_block_t *block_of(check_t *c, const exec_ctx_t *x, const warp_t *w)
+/* The state of the block in `slot` of SM smid, cleared if a new block (another ctaid) now holds it. */
+static inline check_block_t *block_at(check_t *c, uint32_t smid, uint32_t slot, const uint32_t ctaid[3])
 {
-    check_block_t *b = &c->blocks[(size_t)x->smid * c->slots + w->block_slot];
-    if (!b->used || b->ctaid[0] != x->ctaid[0] || b->ctaid[1] != x->ctaid[1] || b->ctaid[2] != x->ctaid[2]) {
+    check_block_t *b = &c->blocks[(size_t)smid * c->slots + slot];
+    if (!b->used || b->ctaid[0] != ctaid[0] || b->ctaid[1] != ctaid[1] || b->ctaid[2] != ctaid[2]) {
         b->used = 1;
-        memcpy(b->ctaid, x->ctaid, sizeof b->ctaid);
+        memcpy(b->ctaid, ctaid, sizeof b->ctaid);
         memset(b->bars, 0, c->warps_per_block * sizeof *b->bars);
         memset(b->cells, 0, (size_t)c->smem_bytes * sizeof *b->cells);
         b->bar_count = 0;
     }
     return b;
+}
+
+static inline check_block_t *block_of(check_t *c, const exec_ctx_t *x, const warp_t *w)
+{
+    return block_at(c, x->smid, w->block_slot, x->ctaid);
 }
 
 /* ---- reports ----------------------------------------------------------------- */
@@ -269,6 +274,18 @@ static inline int check_shared_lane(check_t *c, check_block_t *b, const exec_ctx
         cell->w_epoch = info->op == OP_CP_BULK ? BULK_EPOCH : epoch;
         cell->w_tid = (uint16_t)tid;
         cell->w_pc = pc;
+    }
+    return 0;
+}
+
+int check_bulk_remote(check_t *c, uint32_t smid, uint32_t slot, const uint32_t ctaid[3],
+                      uint32_t addr, uint32_t n)
+{
+    check_block_t *b = block_at(c, smid, slot, ctaid);
+    for (check_cell_t *cell = &b->cells[addr]; n > 0; n--, cell++) {
+        cell->w_epoch = BULK_EPOCH;
+        cell->w_tid = NO_TID;
+        cell->w_pc = 0;
     }
     return 0;
 }

@@ -55,6 +55,13 @@ void check_free(check_t *c);
 int check_access(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
                  uint32_t lane, simt_err_t *err);
 
+/* A multicast bulk copy (isa.h "Clusters") wrote [addr, addr + n) of the
+ * shared memory of the block in `slot` of SM `smid` (block index ctaid),
+ * another CTA of the writer's cluster: those bytes count as initialised,
+ * like a bulk copy's own (never a race: mbarriers order them). Returns 0. */
+int check_bulk_remote(check_t *c, uint32_t smid, uint32_t slot, const uint32_t ctaid[3],
+                      uint32_t addr, uint32_t n);
+
 /* check_access for every lane in mask, in lane order; stops at the first
  * lane with a finding (-1 and its report; the lanes before it are
  * recorded). The same findings as calling check_access lane by lane. */

@@ -59,6 +59,12 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
     case SR_WARPID: return w->slot;
     case SR_SMID: return x->smid;
     case SR_CLOCK: return (uint32_t)x->clock;
+    case SR_CLUSTER_CTARANK: return x->cluster_rank;
+    case SR_CLUSTER_NCTARANK: return x->cluster ? x->cluster->size : 1;
+    case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z:
+        return x->cluster ? x->cluster->id[which - SR_CLUSTERID_X] : x->ctaid[which - SR_CLUSTERID_X];
+    case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z:
+        return x->cluster ? x->cluster->dim[which - SR_CLUSTER_NCTAID_X] : 1;
     default: return 0;
     }
 }
@@ -963,6 +969,39 @@ static int async_check(const exec_ctx_t *x, const warp_t *w, uint8_t space, int 
     return 0;
 }
 
+/* The shared memory of each CTA rank in `mask` (bit r = rank r of the
+ * block's cluster; a block outside a cluster launch is rank 0 of a
+ * cluster of one) into to[r]; a rank outside the cluster or a CTA that
+ * has exited is a fault of thread `lane` naming `what` and the shared
+ * address addr. */
+static int cluster_ranks(const exec_ctx_t *x, const warp_t *w, uint32_t lane, uint32_t mask,
+                         uint32_t addr, const char *what, uint8_t **to, simt_err_t *err)
+{
+    uint32_t size = x->cluster ? x->cluster->size : 1;
+    char msg[96], detail[320];
+    for (uint32_t r = 0; r < ISA_MAX_CLUSTER; r++) {
+        if (!(mask >> r & 1u))
+            continue;
+        if (r >= size) {
+            snprintf(msg, sizeof msg, "%s names a CTA outside the cluster", what);
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " (shared address 0x%08" PRIx32 "), but "
+                     "the cluster has %" PRIu32 " CTA%s (ranks 0..%" PRIu32 ")%s", r, addr, size,
+                     size == 1 ? "" : "s", size - 1,
+                     x->cluster ? "" : "; launch with cluster = {...} for more");
+            return report(x, w, lane, SIMT_E_KERNEL, err, msg, detail);
+        }
+        to[r] = x->cluster ? x->cluster->smem[r] : x->smem;
+        if (!to[r]) {
+            snprintf(msg, sizeof msg, "%s names a CTA that has exited", what);
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " of the cluster (shared address 0x%08"
+                     PRIx32 ") has already finished: end the kernel with barrier.cluster so that "
+                     "no CTA exits while its peers still use it", r, addr);
+            return report(x, w, lane, SIMT_E_KERNEL, err, msg, detail);
+        }
+    }
+    return 0;
+}
+
 /* cp.async.bulk: R rows of B bytes, global src + r * pitch -> shared dst
  * + r * B, by the lowest active lane. info->addrs: [0] dst, [1] src, [2]
  * pitch, [3] mbarrier. */
@@ -984,6 +1023,11 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
                  " must be multiples of 16 (a bulk copy moves 16-byte pieces)", gsrc, pitch);
         return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk copy source", detail);
     }
+    /* where the box goes: this CTA, or (multicast) every CTA in the mask */
+    uint8_t *to[ISA_MAX_CLUSTER];
+    uint32_t mask = in->ctamask ? in->ctamask : 1u << x->cluster_rank;
+    if (cluster_ranks(x, w, l, mask, bar, "multicast mask", to, err) != 0)
+        return -1;
     for (uint32_t r = 0; r < rows; r++) {
         uint32_t ga = gsrc + r * pitch;
         const uint8_t *gp = mem_ptr(x->mem, ga, rb);
@@ -993,16 +1037,114 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
                      PRIu32 ": %s", r, ga, rb, where);
             return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk copy source", detail);
         }
-        if (x->check && (async_check(x, w, SPACE_GLOBAL, 0, ga, rb, l, err) != 0 ||
-                         async_check(x, w, SPACE_SHARED, 1, dst + r * rb, rb, l, err) != 0))
+        if (x->check && async_check(x, w, SPACE_GLOBAL, 0, ga, rb, l, err) != 0)
             return -1;
-        memcpy(x->smem + dst + r * rb, gp, rb);
+        for (uint32_t k = 0; k < ISA_MAX_CLUSTER; k++) {
+            if (!(mask >> k & 1u))
+                continue;
+            if (x->check) {
+                if (k == x->cluster_rank ? async_check(x, w, SPACE_SHARED, 1, dst + r * rb, rb, l, err) != 0
+                    : check_bulk_remote(x->check, x->cluster->smid[k], x->cluster->slot[k],
+                                        x->cluster->ctaid[k], dst + r * rb, rb) != 0)
+                    return -1;
+            }
+            memcpy(to[k] + dst + r * rb, gp, rb);
+        }
     }
     info->space = SPACE_SHARED;
     info->addrs[0] = dst;
     info->addrs[1] = gsrc;
     info->addrs[2] = pitch;
     info->addrs[3] = bar;
+    return 0;
+}
+
+/* ld/st.cluster.shared: each lane's 4 bytes at its address in the shared
+ * memory of CTA `rank` (its own value) of the cluster. */
+static int exec_mem_cluster(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                            simt_err_t *err)
+{
+    uint32_t tr[WARP_SIZE], tv[WARP_SIZE];
+    int is_ld = in->op == OP_LD_CLUSTER;
+    const isa_operand_t *m = is_ld ? &in->opd[1] : &in->opd[0];
+    const uint32_t *rank = src(x, w, &in->opd[2], tr);
+    uint32_t vals[WARP_SIZE];
+    if (!is_ld)
+        memcpy(vals, src(x, w, &in->opd[1], tv), sizeof vals);
+    info->space = SPACE_SHARED;
+    info->bytes = 4;
+    info->is_store = !is_ld;
+    uint8_t *to[ISA_MAX_CLUSTER];
+    uint32_t got[WARP_SIZE];
+    FOR_LANES(info->mask, l) {
+        uint32_t a = lane_addr(w, m, l), r = rank[l];
+        info->addrs[l] = a;
+        if (async_shared(x, w, l, a, 4, 4, is_ld ? "ld.cluster address" : "st.cluster address", err) != 0)
+            return -1;
+        if (r >= ISA_MAX_CLUSTER) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " (shared address 0x%08" PRIx32
+                     "): a cluster has at most %d CTAs", r, a, ISA_MAX_CLUSTER);
+            return report(x, w, l, SIMT_E_KERNEL, err, is_ld ? "ld.cluster names a CTA outside the cluster"
+                          : "st.cluster names a CTA outside the cluster", detail);
+        }
+        if (cluster_ranks(x, w, l, 1u << r, a, is_ld ? "ld.cluster" : "st.cluster", to, err) != 0)
+            return -1;
+        info->remote |= r != x->cluster_rank;
+        if (is_ld) {
+            got[l] = load_bytes(to[r] + a, 4);
+        } else {
+            store_bytes(to[r] + a, 4, vals[l]);
+            if (x->check && x->cluster)   /* what it wrote counts as initialised there */
+                check_bulk_remote(x->check, x->cluster->smid[r], x->cluster->slot[r], x->cluster->ctaid[r], a, 4);
+            else if (x->check)
+                check_bulk_remote(x->check, x->smid, w->block_slot, x->ctaid, a, 4);
+        }
+    }
+    if (is_ld) {
+        uint32_t *d = dst(w, in);
+        FOR_LANES(info->mask, l) d[l] = got[l];
+    }
+    return 0;
+}
+
+/* cp.async.bulk.global.shared: R rows of B bytes, shared src + r * B ->
+ * global dst + r * pitch, by the lowest active lane. info->addrs: [0] dst,
+ * [1] src, [2] pitch. */
+static int exec_cp_bulk_st(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                           simt_err_t *err)
+{
+    uint32_t tmp[WARP_SIZE];
+    uint32_t l = lowest_lane(info->mask);
+    uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+    uint32_t gdst = lane_addr(w, &in->opd[0], l), ssrc = lane_addr(w, &in->opd[1], l);
+    uint32_t pitch = src(x, w, &in->opd[2], tmp)[l];
+    char detail[320], where[200];
+    if (async_shared(x, w, l, ssrc, rows * rb, 16, "bulk store source", err) != 0)
+        return -1;
+    if (gdst % 16 != 0 || pitch % 16 != 0) {
+        snprintf(detail, sizeof detail, "destination 0x%08" PRIx32 " and row pitch %" PRIu32
+                 " must be multiples of 16 (a bulk store moves 16-byte pieces)", gdst, pitch);
+        return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk store destination", detail);
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t ga = gdst + r * pitch;
+        uint8_t *gp = mem_ptr(x->mem, ga, rb);
+        if (!gp) {
+            mem_describe(x->mem, ga, where, sizeof where);
+            snprintf(detail, sizeof detail, "row %" PRIu32 " of the box: global 0x%08" PRIx32 "..+%"
+                     PRIu32 ": %s", r, ga, rb, where);
+            return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk store destination", detail);
+        }
+        if (x->check && (async_check(x, w, SPACE_SHARED, 0, ssrc + r * rb, rb, l, err) != 0 ||
+                         async_check(x, w, SPACE_GLOBAL, 1, ga, rb, l, err) != 0))
+            return -1;
+        memcpy(gp, x->smem + ssrc + r * rb, rb);
+    }
+    info->space = SPACE_GLOBAL;
+    info->addrs[0] = gdst;
+    info->addrs[1] = ssrc;
+    info->addrs[2] = pitch;
     return 0;
 }
 
@@ -1021,6 +1163,18 @@ static int exec_mbar(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec
         char detail[96];
         snprintf(detail, sizeof detail, "parity %" PRIu32 ": must be 0 or 1", v);
         return report(x, w, l, SIMT_E_KERNEL, err, "bad mbarrier parity", detail);
+    }
+    if (in->op == OP_MBAR_ARRIVE_REMOTE) {
+        uint8_t *to[ISA_MAX_CLUSTER];
+        if (v >= ISA_MAX_CLUSTER || cluster_ranks(x, w, l, 1u << v, bar, "remote mbarrier arrive", to, err) != 0) {
+            if (v < ISA_MAX_CLUSTER)
+                return -1;
+            char detail[160];
+            snprintf(detail, sizeof detail, "CTA rank %" PRIu32 " (shared address 0x%08" PRIx32
+                     "): a cluster has at most %d CTAs", v, bar, ISA_MAX_CLUSTER);
+            return report(x, w, l, SIMT_E_KERNEL, err, "remote mbarrier arrive names a CTA outside the cluster",
+                          detail);
+        }
     }
     if (in->op == OP_MBAR_INIT && (v == 0 || v > 0xFFFF)) {
         char detail[96];
@@ -1198,6 +1352,7 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     info->bytes = 0;
     info->barrier = 0;
     info->diverged = 0;
+    info->remote = 0;
     info->mask = mask;
     info->flops = 0;
     info->parts = 1;
@@ -1252,11 +1407,35 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         if (mask && exec_cp_bulk(x, w, in, info, err) != 0)
             return -1;
         break;
+    case OP_CP_BULK_ST:
+        if (mask && exec_cp_bulk_st(x, w, in, info, err) != 0)
+            return -1;
+        break;
+    case OP_LD_CLUSTER:
+    case OP_ST_CLUSTER:
+        if (exec_mem_cluster(x, w, in, info, err) != 0)
+            return -1;
+        break;
     case OP_MBAR_INIT:
     case OP_MBAR_ARRIVE:
     case OP_MBAR_WAIT:
+    case OP_MBAR_ARRIVE_REMOTE:
         if (mask && exec_mbar(x, w, in, info, err) != 0)
             return -1;
+        break;
+    case OP_BAR_CLUSTER:
+        if (mask != w->live) {   /* as bar.sync: every thread takes part */
+            char detail[200];
+            snprintf(detail, sizeof detail,
+                     "barrier.cluster reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
+                     " are on another path: every thread of every CTA of the cluster must reach it",
+                     mask, w->live & ~mask);
+            return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
+                          "barrier in divergent code", detail);
+        }
+        if (x->check && check_barrier(x->check, x, w, err) != 0)
+            return -1;
+        info->barrier = x->cluster == NULL;   /* a cluster of one: the block's barrier */
         break;
     case OP_WGMMA:
         if (exec_wgmma(x, w, in, info, err) != 0)

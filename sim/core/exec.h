@@ -17,6 +17,19 @@
 
 struct check;   /* the kernel checker (check.h) */
 
+/* The thread-block cluster a block belongs to (isa.h "Clusters"), shared
+ * by its CTAs; sm.c keeps it up to date as they start and exit. */
+typedef struct exec_cluster {
+    uint32_t size;                        /* CTAs in the cluster             */
+    uint32_t dim[3];                      /* its shape (%cluster_nctaid)     */
+    uint32_t id[3];                       /* its index (%clusterid)          */
+    uint8_t *smem[ISA_MAX_CLUSTER];       /* each rank's shared memory; NULL
+                                             once that CTA has exited        */
+    uint32_t smid[ISA_MAX_CLUSTER];       /* where each rank runs: SM and    */
+    uint32_t slot[ISA_MAX_CLUSTER];       /*   block slot (for the checker)  */
+    uint32_t ctaid[ISA_MAX_CLUSTER][3];   /* each rank's block index         */
+} exec_cluster_t;
+
 /* What a warp instruction sees of the world: its block and kernel. */
 typedef struct exec_ctx {
     const isa_program_t *prog;  /* the kernel                              */
@@ -30,6 +43,9 @@ typedef struct exec_ctx {
     uint32_t smid;              /* SM running the block                    */
     uint64_t clock;             /* current cycle, for %clock               */
     struct check *check;        /* kernel checker, or NULL when off        */
+    const exec_cluster_t *cluster; /* its cluster, NULL: not a cluster launch
+                                   (then the block is a cluster of one)    */
+    uint32_t cluster_rank;      /* %cluster_ctarank                        */
 } exec_ctx_t;
 
 /* What happened, for the timing model and the statistics. */
@@ -44,6 +60,8 @@ typedef struct exec_info {
                                    for everything else)                    */
     uint8_t barrier;            /* warp arrived at bar.sync                 */
     uint8_t diverged;           /* a branch split the warp                  */
+    uint8_t remote;             /* ld/st.cluster: some lane reached another
+                                   CTA's shared memory                     */
     uint32_t mask;              /* lanes that executed (guard applied)      */
     uint32_t flops;             /* floating-point operations, fma = 2       */
     uint32_t addrs[32];         /* per-lane byte addresses (lanes in mask)  */

@@ -6,7 +6,12 @@
  * cycle on every such SM, in SM order (so the result never depends on
  * anything but the inputs). Cycles where no SM can issue are skipped. When a
  * block finishes, the dispatcher places the next waiting block on that SM,
- * so a grid with more blocks than fit runs in waves.
+ * so a grid with more blocks than fit runs in waves. In a cluster launch it
+ * places whole clusters instead, each CTA on a different SM, when that many
+ * SMs have room (place_cluster); an SM of a cluster that another SM's
+ * instruction reaches (a remote mbarrier arrival, a multicast copy, a
+ * barrier.cluster release) is woken for the next cycle (sm.c wake_sm), so
+ * the run loop's skipping stays exact.
  */
 #define _DEFAULT_SOURCE   /* madvise (Linux: huge pages for the SMs' state) */
 #include "gpu.h"
@@ -85,23 +90,82 @@ uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm)
     return n;
 }
 
-/* Place block number `b` on SM i at cycle `at`, telling the observer. */
-static int place(gpu_run_t *run, uint32_t i, uint64_t b, uint64_t at)
+/* Place block idx on SM i at cycle `at` (as CTA `rank` of cluster cl, or
+ * cl NULL), telling the observer. */
+static int place_at(gpu_run_t *run, uint32_t i, const uint32_t idx[3], uint64_t at, sm_cluster_t *cl,
+                    uint32_t rank)
 {
-    uint32_t idx[3];
     sm_launch_t *l = run->l;
-    block_index(b, l->grid, idx);
-    if (sm_place_block(&run->sms[i], l, idx, at) != 0)
+    int slot = sm_place_block(&run->sms[i], l, idx, at, cl, rank);
+    if (slot < 0)
         return -1;
     run->waiting--;
     if (l->observe) {
         gpu_event_t ev = { .kind = GPU_EV_BLOCK_START, .cycle = at, .sm = i };
         memcpy(ev.ctaid, idx, sizeof ev.ctaid);
-        for (uint32_t s = 0; s < run->sms[i].nblocks; s++)
-            if (run->sms[i].blocks[s].used && !memcmp(run->sms[i].blocks[s].ctaid, idx, sizeof idx) &&
-                run->sms[i].blocks[s].start == at)
-                ev.slot = ev.block_slot = s;
+        ev.slot = ev.block_slot = (uint32_t)slot;
         sm_notify(l, &ev);
+    }
+    return 0;
+}
+
+/* Place block number `b` on SM i at cycle `at`. */
+static int place(gpu_run_t *run, uint32_t i, uint64_t b, uint64_t at)
+{
+    uint32_t idx[3];
+    block_index(b, run->l->grid, idx);
+    return place_at(run, i, idx, at, NULL, 0);
+}
+
+/* Place cluster number c (clusters numbered x fastest over the grid /
+ * cluster shape) at cycle `at`, all its CTAs at once on distinct SMs:
+ * those with the fewest resident blocks, lowest number first (a first
+ * wave thus fills every SM once before any twice). If fewer SMs than it
+ * has CTAs have a free block slot, it waits (returns -1). Simplification:
+ * the real chip keeps a cluster inside one GPC (H100: 7-8 GPCs of 16-18
+ * SMs), which can leave a few SMs without a cluster; not modelled. */
+static int place_cluster(gpu_run_t *run, sm_cluster_t *table, uint32_t ntable, uint64_t c, uint64_t at)
+{
+    sm_launch_t *l = run->l;
+    uint32_t n = l->cluster_size, pick[ISA_MAX_CLUSTER];
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < run->nsm; i++) {
+            const sm_t *sm = &run->sms[i];
+            int taken = 0;
+            for (uint32_t q = 0; q < r; q++)
+                taken |= pick[q] == i;
+            if (taken || sm->blocks_used >= sm->nblocks)
+                continue;
+            if (best == UINT32_MAX || sm->blocks_used < run->sms[best].blocks_used)
+                best = i;
+        }
+        if (best == UINT32_MAX)
+            return -1;
+        pick[r] = best;
+    }
+    sm_cluster_t *cl = NULL;
+    for (uint32_t k = 0; k < ntable && !cl; k++)
+        if (table[k].live == 0)
+            cl = &table[k];
+    if (!cl)
+        return -1;   /* not reached: the table has an entry per block slot */
+    uint32_t ncl[3], cid[3];
+    for (int a = 0; a < 3; a++)
+        ncl[a] = l->grid[a] / l->cluster[a];
+    block_index(c, ncl, cid);
+    memset(cl, 0, sizeof *cl);
+    cl->x.size = n;
+    memcpy(cl->x.dim, l->cluster, sizeof cl->x.dim);
+    memcpy(cl->x.id, cid, sizeof cl->x.id);
+    cl->live = n;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t loc[3], idx[3];
+        block_index(r, l->cluster, loc);
+        for (int a = 0; a < 3; a++)
+            idx[a] = cid[a] * l->cluster[a] + loc[a];
+        if (place_at(run, pick[r], idx, at, cl, r) != 0)
+            return -1;   /* not reached: pick[] had free slots */
     }
     return 0;
 }
@@ -141,6 +205,8 @@ void gpu_desc_default(gpu_desc_t *d)
     d->max_grid[0] = 65535;
     d->max_grid[1] = 65535;
     d->max_grid[2] = 65535;
+    d->max_cluster_size = 2;
+    d->lat_cluster = 100;
     d->lat_alu = 4;
     d->lat_fma = 4;
     d->lat_sfu = 16;
@@ -208,6 +274,8 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("max_grid[1]", d->max_grid[0], 1, 0xFFFFFFFFu, err) ||
         check_u("max_grid[2]", d->max_grid[1], 1, 0xFFFFFFFFu, err) ||
         check_u("max_grid[3]", d->max_grid[2], 1, 0xFFFFFFFFu, err) ||
+        check_u("max_cluster_size", d->max_cluster_size, 1, GPU_MAX_CLUSTER, err) ||
+        check_u("lat_cluster", d->lat_cluster, 1, 10000, err) ||
         check_u("lat_alu", d->lat_alu, 1, 10000, err) ||
         check_u("lat_fma", d->lat_fma, 1, 10000, err) ||
         check_u("lat_sfu", d->lat_sfu, 1, 10000, err) ||
@@ -330,6 +398,26 @@ static int check_launch(const gpu_t *g, const isa_program_t *p, const gpu_launch
     if (threads > d->max_threads_per_sm)
         return simt_errf(err, SIMT_E_LAUNCH, "block of %" PRIu64 " threads does not fit an SM of %s (%" PRIu32 " threads)",
                          threads, d->name, d->max_threads_per_sm);
+    uint32_t csize = 1;
+    for (int i = 0; i < 3; i++) {
+        uint32_t c = in->cluster[i] ? in->cluster[i] : 1;
+        csize *= c <= GPU_MAX_CLUSTER ? c : GPU_MAX_CLUSTER + 1;
+        if (grid[i] % c != 0)
+            return simt_errf(err, SIMT_E_LAUNCH, "grid %c dimension %" PRIu32 " is not a multiple of the "
+                             "cluster's %" PRIu32 " (a cluster's CTAs tile the grid)", axis[i], grid[i], c);
+    }
+    if (csize > 1 && d->max_cluster_size <= 1)
+        return simt_errf(err, SIMT_E_LAUNCH, "%s has no thread-block clusters (max_cluster_size 1; they "
+                         "came with Hopper, compute capability 9.0): launch without cluster = {...}", d->name);
+    if (csize > d->max_cluster_size)
+        return simt_errf(err, SIMT_E_LAUNCH, "cluster of %s%" PRIu32 " CTAs (%" PRIu32 " x %" PRIu32 " x %" PRIu32
+                         ") exceeds %" PRIu32 ", the most CTAs per cluster on %s",
+                         csize > GPU_MAX_CLUSTER ? "more than " : "", csize > GPU_MAX_CLUSTER ? GPU_MAX_CLUSTER : csize,
+                         in->cluster[0] ? in->cluster[0] : 1, in->cluster[1] ? in->cluster[1] : 1,
+                         in->cluster[2] ? in->cluster[2] : 1, d->max_cluster_size, d->name);
+    if (csize > d->sms)
+        return simt_errf(err, SIMT_E_LAUNCH, "a cluster of %" PRIu32 " CTAs needs as many SMs at once; %s has %"
+                         PRIu32, csize, d->name, d->sms);
     if (p->shared_bytes > d->smem_per_block)
         return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " bytes of shared memory per block; "
                          "%s allows %" PRIu32, p->name, p->shared_bytes, d->name, d->smem_per_block);
@@ -451,7 +539,7 @@ static int timeout(const sm_t *sms, uint32_t nsm, const sm_launch_t *l,
     if (now == SM_BLOCKED)   /* only warps waiting on mbarriers are left */
         return simt_errf(err, SIMT_E_TIMEOUT, "kernel '%s' is stuck: every warp still running waits on an "
                          "mbarrier phase that nothing can complete any more (fewer arrivals or bulk-copy "
-                         "bytes than the mbarrier expects?):\n%s", l->prog->name, where);
+                         "bytes than the mbarrier expects?) or at a barrier.cluster some warp never reaches:\n%s", l->prog->name, where);
     return simt_errf(err, SIMT_E_TIMEOUT,
                      "kernel '%s' did not finish after %" PRIu64 " cycles and %" PRIu64 " warp instructions "
                      "(an endless loop? raise max_cycles / max_warp_instrs if it is just long); warps still running:\n%s",
@@ -498,6 +586,11 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     l.params = args;
     l.st = &st;
     l.threads_per_block = l.block[0] * l.block[1] * l.block[2];
+    l.cluster_size = 1;
+    for (int a = 0; a < 3; a++) {
+        l.cluster[a] = in->cluster[a] ? in->cluster[a] : 1;
+        l.cluster_size *= l.cluster[a];
+    }
     l.warps_per_block = ceil_div(l.threads_per_block, 32);
     if (block_regs(d, p, l.warps_per_block) > d->regs_per_sm)
         return simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
@@ -518,15 +611,20 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
 
     sm_deps_t *deps = calloc(p->ncode, sizeof *deps);
     sm_t *sms = calloc(nsm, sizeof *sms);
+    /* clusters in flight: at most one per block slot (a cluster of one
+     * CTA each is the most there can be) */
+    uint32_t ntable = l.cluster_size > 1 ? nsm * slots : 0;
+    sm_cluster_t *table = ntable ? calloc(ntable, sizeof *table) : NULL;
     size_t sm_bytes = sm_host_bytes(&l, slots);
     uint8_t *sm_state = alloc_sm_state(sm_bytes * nsm);
     int rc = -1;
-    if (!deps || !sms || !sm_state) {
+    if (!deps || !sms || !sm_state || (ntable && !table)) {
         simt_errf(err, SIMT_E_NOMEM, "host out of memory");
         goto done;
     }
     sm_decode_deps(p, deps);
     l.deps = deps;
+    l.sms = sms;
     if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
         goto done;
     for (uint32_t i = 0; i < nsm; i++)
@@ -546,11 +644,19 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
     l.observe_user = in->observe_user;
     uint64_t next_block = 0;
     uint64_t next_sample = in->sample_every;
-    /* First wave: one block per SM per pass, until every slot is full. */
-    for (uint32_t pass = 0; pass < slots && next_block < nblocks; pass++)
-        for (uint32_t i = 0; i < nsm && next_block < nblocks; i++)
-            if (place(&run, i, next_block, 0) == 0)
-                next_block++;
+    /* In a cluster launch next_block counts clusters. */
+    uint64_t nclusters = nblocks / l.cluster_size;
+    if (table) {
+        /* First wave: whole clusters, while they fit. */
+        while (next_block < nclusters && place_cluster(&run, table, ntable, next_block, 0) == 0)
+            next_block++;
+    } else {
+        /* First wave: one block per SM per pass, until every slot is full. */
+        for (uint32_t pass = 0; pass < slots && next_block < nblocks; pass++)
+            for (uint32_t i = 0; i < nsm && next_block < nblocks; i++)
+                if (place(&run, i, next_block, 0) == 0)
+                    next_block++;
+    }
 
     for (;;) {
         uint64_t now = SM_NEVER;
@@ -584,11 +690,21 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
             if (fin < 0)
                 goto done;
             /* Refill freed slots; new blocks start next cycle. */
-            while (fin > 0 && next_block < nblocks && place(&run, i, next_block, now + 1) == 0)
-                next_block++;
+            if (table)
+                while (fin > 0 && next_block < nclusters &&
+                       place_cluster(&run, table, ntable, next_block, now + 1) == 0)
+                    next_block++;
+            else
+                while (fin > 0 && next_block < nblocks && place(&run, i, next_block, now + 1) == 0)
+                    next_block++;
         }
     }
 
+    if (run.waiting) {   /* a dispatcher bug, not the kernel's: say so rather than report a short run */
+        simt_errf(err, SIMT_E_LAUNCH, "internal error: %" PRIu64 " blocks of kernel '%s' were never placed",
+                  run.waiting, p->name);
+        goto done;
+    }
     st.cycles = l.last_activity;
     st.dram_bytes += memsys_writeback_all(&g->memsys);  /* what the kernel left dirty in L2 */
     for (uint32_t i = 0; i < nsm; i++)
@@ -609,6 +725,7 @@ int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
         sm_notify(&l, &ev);
     }
 done:
+    free(table);
     free(sm_state);
     free(sms);
     free(deps);

@@ -68,6 +68,11 @@ typedef struct gpu_desc {
     uint32_t smem_per_sm;          /* shared memory bytes per SM             */
     uint32_t smem_per_block;       /* most shared memory one block may use   */
     uint32_t max_grid[3];          /* grid dimension limits                  */
+    /* thread-block clusters (isa.h "Clusters"): the most CTAs in one
+     * cluster (1: the GPU has no clusters), and the latency of a remote
+     * mbarrier arrival or a barrier.cluster release across SMs */
+    uint32_t max_cluster_size;
+    uint32_t lat_cluster;
     /* pipeline latencies (cycles from issue to result ready) */
     uint32_t lat_alu, lat_fma, lat_sfu, lat_branch;
     uint32_t lat_tensor;           /* wmma.mma issue to result (D) ready     */
@@ -199,6 +204,7 @@ uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm);
 /* The largest max_cycles a launch accepts (2^39, about 5 simulated minutes
  * at 1.8 GHz): the warp schedulers pack cycles into 40 bits (sm.c). */
 #define GPU_MAX_CYCLES_LIMIT        (1ull << 39)
+#define GPU_MAX_CLUSTER             ISA_MAX_CLUSTER  /* CTAs per cluster (isa.h) */
 
 /* A launch: grid and block shape plus safety limits. */
 typedef struct gpu_launch {
@@ -215,6 +221,10 @@ typedef struct gpu_launch {
     gpu_observer_fn observe;       /* optional: called at events (above)     */
     void *observe_user;            /* its first argument                     */
     uint64_t sample_every;         /* cycles between GPU_EV_SAMPLE; 0: none  */
+    uint32_t cluster[3];           /* CTAs per thread-block cluster in x, y,
+                                      z (0 is read as 1; {1,1,1}: none). The
+                                      grid must be a multiple of it and its
+                                      size at most max_cluster_size         */
     int check;                     /* 1: run the kernel checker (check.h):
                                       uninitialised reads, shared-memory
                                       races, mismatched barriers reported

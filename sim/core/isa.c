@@ -125,6 +125,20 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
                   "asynchronous, Tensor Core at the full rate"},
     [OP_WGMMA_WAIT]   = {"wgmma.wait", UNIT_BRANCH, 1, 0, TM_NONE,
                   "wait until at most N of this warp's wgmma.mma_async are still running"},
+    [OP_MBAR_ARRIVE_REMOTE] = {"mbarrier.arrive.cluster", UNIT_LSU, 1, 0, TM_NONE,
+                  "one arrival on the mbarrier at the same shared offset in CTA `rank` of the "
+                  "cluster (it may be this one); lands lat_cluster cycles later"},
+    [OP_CP_BULK_ST]   = {"cp.async.bulk.global.shared", UNIT_LSU, 3, 0, TM_NONE,
+                  "one warp copies an R x B-byte box from shared to global memory in the "
+                  "background (TMA store); the warp does not wait for L2"},
+    [OP_LD_CLUSTER]   = {"ld.cluster", UNIT_LSU, 2, 1, TM_REG,
+                  "each lane loads 4 bytes of the shared memory of CTA `rank` of the cluster "
+                  "(distributed shared memory); lat_cluster cycles from a peer"},
+    [OP_ST_CLUSTER]   = {"st.cluster", UNIT_LSU, 3, 0, TM_REG,
+                  "each lane stores 4 bytes into the shared memory of CTA `rank` of the cluster"},
+    [OP_BAR_CLUSTER]  = {"barrier.cluster", UNIT_BAR, 0, 0, TM_NONE,
+                  "wait until every thread of every CTA of the cluster arrives (released "
+                  "lat_cluster cycles after the last)"},
 };
 
 static const char *const type_names[T_COUNT] = {
@@ -140,7 +154,10 @@ static const char *const special_names[SR_COUNT] = {
     "%ntid.x", "%ntid.y", "%ntid.z",
     "%ctaid.x", "%ctaid.y", "%ctaid.z",
     "%nctaid.x", "%nctaid.y", "%nctaid.z",
-    "%laneid", "%warpid", "%smid", "%clock"
+    "%laneid", "%warpid", "%smid", "%clock",
+    "%cluster_ctarank", "%cluster_nctarank",
+    "%clusterid.x", "%clusterid.y", "%clusterid.z",
+    "%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z"
 };
 
 const char *isa_type_name(isa_type_t t)

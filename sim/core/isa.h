@@ -54,6 +54,7 @@
 #define ISA_MAX_PARAMS 32
 #define ISA_NO_REG     0xFF  /* memory operand with no base register */
 #define ISA_NO_PC      0xFFFFFFFFu
+#define ISA_MAX_CLUSTER 8    /* CTAs per cluster (multicast masks are 8 bits) */
 
 /* Opcodes. Semantics per lane; d = destination, a b c = sources. Integer
  * arithmetic wraps modulo 2^32. Float arithmetic is IEEE binary32 with
@@ -115,6 +116,14 @@ typedef enum isa_op {
     OP_CP_BULK,     /* cp.async.bulk.shared.global.RxB [dst], [src], pitch, [m] */
     OP_WGMMA,       /* wgmma.mma_async.nN.T d, [a], [b], bstride            */
     OP_WGMMA_WAIT,  /* wgmma.wait N                                         */
+    /* Thread-block clusters (Hopper): the CTAs of a cluster run at the
+     * same time on different SMs and reach each other's mbarriers and
+     * shared memory. See "Clusters" below. */
+    OP_MBAR_ARRIVE_REMOTE, /* mbarrier.arrive.cluster.shared [m], rank        */
+    OP_BAR_CLUSTER, /* barrier.cluster     every thread of every CTA of the cluster */
+    OP_CP_BULK_ST,  /* cp.async.bulk.global.shared.RxB [dst], [src], pitch  (TMA store) */
+    OP_LD_CLUSTER,  /* ld.cluster.shared.T d, [addr], rank   a peer CTA's shared memory */
+    OP_ST_CLUSTER,  /* st.cluster.shared.T [addr], a, rank                              */
     OP_COUNT
 } isa_op_t;
 
@@ -156,6 +165,10 @@ typedef enum isa_special {
     SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
     SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
     SR_LANEID, SR_WARPID, SR_SMID, SR_CLOCK,
+    SR_CLUSTER_CTARANK,             /* %cluster_ctarank: 0..size-1 in the cluster */
+    SR_CLUSTER_NCTARANK,            /* %cluster_nctarank: CTAs in the cluster     */
+    SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z,            /* %clusterid.x   */
+    SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z, /* cluster shape */
     SR_COUNT
 } isa_special_t;
 
@@ -201,6 +214,15 @@ typedef enum isa_opd_kind {
  *                                      written), opd[1..2] OPD_MEM (shared),
  *                                      opd[3] REG or IMM; shape[0] = N
  *   wgmma.wait        N                opd[0] OPD_IMM
+ *   mbarrier.arrive.cluster [m], rank  as mbarrier.* (rank: REG or IMM < 8)
+ *   cp.async.bulk...multicast          as cp.async.bulk; the 5th operand,
+ *                                      the CTA mask, is in ctamask
+ *   barrier.cluster                    nopd = 0
+ *   ld.cluster.shared.T d, [addr], rank   opd[1] OPD_MEM, opd[2] REG or IMM
+ *   st.cluster.shared.T [addr], a, rank   opd[0] OPD_MEM, opd[2] REG or IMM
+ *   cp.async.bulk.global.shared.RxB [dst], [src], pitch   opd[0] OPD_MEM
+ *                                      (global), opd[1] OPD_MEM (shared),
+ *                                      opd[2] REG or IMM; shape as above
  * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
 
 /* Number formats (numfmt.h). Registers hold them as bit patterns:
@@ -316,8 +338,74 @@ typedef enum isa_opd_kind {
  *       Wait until at most N (0..7) of this warp's wgmma.mma_async are
  *       still running: before shared memory they read is overwritten (the
  *       data was read at issue, but the timing must say when).
+ *   cp.async.bulk.global.shared.RxB [dst], [src], pitch
+ *       The other direction (a TMA store, as Hopper GEMM epilogues use):
+ *       R rows of B bytes from shared src + r * B (rows packed) to global
+ *       dst + r * pitch, by the lowest active lane, alignment and limits as
+ *       above. The data moves at issue, so the shared memory may be reused
+ *       at once; the timing model sends its sectors through the SM's copy
+ *       engine to their L2 slices (one line per cycle, like a bulk copy's
+ *       reads: the warp does not wait for L2 to accept them, unlike st,
+ *       whose LSU waits for each line), and the launch lasts until the
+ *       last sector is accepted. No mbarrier: nothing in the kernel waits
+ *       for it (PTX's bulk_group wait_group is not modelled).
  * The kernel checker sees a bulk copy as stores to shared memory (and
- * reads of global) and wgmma as shared reads; see check.h. */
+ * reads of global), a bulk store as shared reads and global stores, and
+ * wgmma as shared reads; see check.h.
+ *
+ * Clusters (Hopper's thread-block clusters; lessons/kernels/
+ * tc_gemm_cluster_*.s). A launch with cluster = {cx, cy, cz} groups the
+ * grid into clusters of cx x cy x cz CTAs (the grid must be a multiple;
+ * at most max_cluster_size CTAs, 8 on Hopper presets, 1 = none on the
+ * others). The CTAs of a cluster are placed at the same time on distinct
+ * SMs and reach each other's mbarriers and shared memory. A CTA's rank is
+ * x + cx * (y + cy * z) of its place (ctaid % cluster shape) in the
+ * cluster. In a launch without clusters every CTA is a cluster of one
+ * (rank 0), as in CUDA.
+ *
+ *   %cluster_ctarank, %cluster_nctarank    this CTA's rank, CTAs per cluster
+ *   %clusterid.{x,y,z}                      the cluster's index (ctaid / shape)
+ *   %cluster_nctaid.{x,y,z}                 the cluster's shape
+ *   mbarrier.arrive.cluster.shared [m], rank
+ *       One arrival (no transaction bytes) on the mbarrier at shared offset
+ *       m in CTA `rank` of the cluster (its own rank allowed). It lands
+ *       lat_cluster cycles later (the SM-to-SM network; an estimate, see
+ *       the preset). PTX writes this as mapa (the peer's address) +
+ *       mbarrier.arrive.release.cluster.shared::cluster; simtlab names the
+ *       peer by its rank instead. The peer must have initialised that
+ *       mbarrier (order it with barrier.cluster).
+ *   cp.async.bulk.shared.global.multicast.RxB [dst], [src], pitch, [m], ctamask
+ *       The bulk copy above, read from L2 once and written into the shared
+ *       memory of every CTA whose rank bit is set in ctamask (an immediate
+ *       1..255; the issuing CTA need not be one of them), at the same
+ *       offset dst, completing R * B transaction bytes on the mbarrier at
+ *       offset m in each of them, all at the time the last byte arrives
+ *       (the copy engine of the issuing SM is busy once). ctamask is kept
+ *       in isa_instr_t.ctamask (0: a plain copy).
+ *   barrier.cluster
+ *       Arrive and wait: the warp waits until every warp of every CTA of
+ *       the cluster that has not exited has arrived; all resume
+ *       lat_cluster cycles after the last arrival. Every thread of the warp
+ *       must take part (as bar.sync). Use it after initialising mbarriers
+ *       that peers will use, and before exiting when peers may still write
+ *       into this CTA. In a launch without clusters it is bar.sync.
+ *   ld.cluster.shared.T d, [addr], rank     (T: b32 u32 s32 f32)
+ *   st.cluster.shared.T [addr], a, rank
+ *       Distributed shared memory: each lane loads / stores 4 bytes at
+ *       shared offset addr of CTA `rank` (its own value per lane; its own
+ *       rank allowed) of the cluster. PTX writes mapa + ld.shared::cluster.
+ *       Timing: a load's data arrives lat_cluster cycles after issue when
+ *       any lane reads another CTA (lat_smem when all read their own); a
+ *       store is fire-and-forget. Their bandwidth on the SM-to-SM network
+ *       and the peer's banks is not modelled, and the kernel checker does
+ *       not check them (what st.cluster writes counts as initialised).
+ * Faults (kernel, pc, thread and address): a rank or mask bit outside the
+ * cluster, a peer that has exited, a peer's mbarrier not initialised, a
+ * misaligned or out-of-bounds ld/st.cluster address.
+ * Not modelled: atomics on a peer's shared memory, clusters confined to a
+ * GPC (gpu.c), multicast traffic on the SM-to-SM network (a multicast
+ * costs the issuing SM's copy engine and L2 once, nothing on the
+ * receivers). */
 
 typedef struct isa_operand {
     uint8_t kind;     /* isa_opd_kind_t                                   */
@@ -336,6 +424,9 @@ typedef struct isa_instr {
     uint8_t guard_neg; /* 1: execute where the guard predicate is false   */
     uint8_t nopd;      /* operands used in opd[]                          */
     uint8_t shape[2];  /* cp.async.bulk: rows, row bytes / 16; wgmma: N   */
+    uint8_t ctamask;   /* cp.async.bulk.multicast: the CTA ranks of the
+                          cluster it writes into (bit r = rank r; 0: a
+                          plain copy into the issuing CTA only)           */
     isa_operand_t opd[ISA_MAX_OPDS]; /* opd[0] is the destination if any */
     uint32_t reconv;   /* bra: reconvergence pc (immediate post-dominator
                           of the branch), ISA_NO_PC when none (exit)      */

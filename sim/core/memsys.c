@@ -453,6 +453,37 @@ uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src,
     return res.ready;
 }
 
+uint64_t memsys_bulk_store(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t dst, uint32_t rows,
+                           uint32_t row_bytes, uint32_t pitch, memsys_result_t *out)
+{
+    memsys_result_t res;
+    assert(sm < ms->cfg.sms && row_bytes >= 1);
+    memsys_sm_t *s = &ms->sm[sm];
+    uint32_t sb = ms->cfg.sector_bytes;
+    uint64_t per_sector = (uint64_t)T * sb / ms->cfg.line_bytes;   /* line_bytes per cycle */
+    uint64_t t = max_u64(now * T, s->copy_free);
+    uint64_t accepted = now * T;
+    memset(&res, 0, sizeof res);
+    for (uint32_t r = 0; r < rows; r++) {
+        uint64_t a0 = (uint32_t)(dst + r * pitch);   /* 32-bit addresses wrap, as in exec.c */
+        uint64_t first = a0 / sb, last = (a0 + row_bytes - 1) / sb;
+        for (uint64_t sec = first; sec <= last; sec++) {
+            uint64_t addr = sec * sb;
+            uint32_t line = (uint32_t)(addr & ~(uint64_t)(ms->cfg.line_bytes - 1));
+            uint32_t k = (uint32_t)(addr - line) / sb;
+            accepted = max_u64(accepted, l2_sector(ms, &s->st, t, line, k, 1, &res));
+            t += per_sector;
+            res.sectors++;
+        }
+    }
+    s->copy_free = t;
+    s->st.bulk_bytes += (uint64_t)rows * row_bytes;
+    res.ready = res.accepted = to_cycles(accepted);
+    if (out)
+        *out = res;
+    return res.ready;
+}
+
 uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes, uint64_t *wavefronts)
 {
     assert(sm < ms->cfg.sms);

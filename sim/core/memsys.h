@@ -54,7 +54,10 @@
  * (128) per cycle per SM (the width of the SM's L2 fill path, the same as
  * the L1 data path). Each sector is timed like an L1 miss (L2 hit or DRAM
  * burst); the copy has arrived when its last sector has. Writing the data
- * into shared memory takes no bank cycles (not modelled).
+ * into shared memory takes no bank cycles (not modelled). A bulk store
+ * (memsys_bulk_store) walks its box the same way with stores: each sector
+ * is written into its L2 slice (write-allocate, as st), the engine does
+ * not wait for acceptance, and reading shared memory is not charged.
  *
  * Tensor Core operand reads (wgmma; memsys_smem_read): `bytes` of shared
  * memory read at full bank width, ceil(bytes / (4 x banks)) cycles of the
@@ -206,6 +209,15 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
  * DRAM counters; may be NULL). row_bytes >= 1. */
 uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src, uint32_t rows,
                           uint32_t row_bytes, uint32_t pitch, memsys_result_t *out);
+
+/* Time a bulk store (cp.async.bulk.global.shared) issued by SM `sm` at
+ * cycle `now`: rows rows of row_bytes bytes to global dst + r * pitch.
+ * The SM's copy engine sends each sector to its L2 slice, one line_bytes
+ * per cycle, without waiting for the slice to accept it (a store is
+ * written back by L2 like any other). Returns the cycle the last sector
+ * was accepted; fills *out (may be NULL). row_bytes >= 1. */
+uint64_t memsys_bulk_store(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t dst, uint32_t rows,
+                           uint32_t row_bytes, uint32_t pitch, memsys_result_t *out);
 
 /* Time a Tensor Core operand read of `bytes` bytes of shared memory by SM
  * `sm` at cycle `now`; returns the cycle the data is ready and adds the

@@ -75,7 +75,9 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
-        d->async = in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT;
+        d->async = (in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT) ||
+                   in->op == OP_MBAR_ARRIVE_REMOTE || in->op == OP_BAR_CLUSTER || in->op == OP_CP_BULK_ST ||
+                   in->op == OP_LD_CLUSTER || in->op == OP_ST_CLUSTER;
         if (in->op == OP_WGMMA)
             d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */
@@ -178,7 +180,8 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
     }
 }
 
-int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now)
+int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now,
+                   sm_cluster_t *cluster, uint32_t rank)
 {
     uint32_t b = 0;
     while (b < sm->nblocks && sm->blocks[b].used)
@@ -200,6 +203,17 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
     memcpy(blk->x.ctaid, ctaid, sizeof blk->x.ctaid);
     memcpy(blk->x.nctaid, l->grid, sizeof blk->x.nctaid);
     memcpy(blk->x.ntid, l->block, sizeof blk->x.ntid);
+    blk->cluster = cluster;
+    blk->rank = rank;
+    blk->x.cluster = cluster ? &cluster->x : NULL;
+    blk->x.cluster_rank = rank;
+    if (cluster) {
+        cluster->x.smem[rank] = blk->smem;
+        cluster->x.smid[rank] = sm->id;
+        cluster->x.slot[rank] = b;
+        memcpy(cluster->x.ctaid[rank], ctaid, sizeof cluster->x.ctaid[rank]);
+        cluster->warps_live += l->warps_per_block;
+    }
     blk->nmbar = 0;
     memset(blk->wg_count, 0, sizeof blk->wg_count);
     memset(blk->wg_b_ready, 0, sizeof blk->wg_b_ready);
@@ -223,7 +237,7 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
     sm->dirty = 1;
     if (sm->next_eval > now)
         sm->next_eval = now;
-    return 0;
+    return (int)b;
 }
 
 /* ---- readiness ------------------------------------------------------------ */
@@ -458,6 +472,86 @@ static void mbar_try_complete(sm_t *sm, const sm_launch_t *l, sm_block_t *blk, s
     }
 }
 
+/* Something outside SM o's own issues (another SM of the cluster) changed
+ * its warps: its schedulers must look again, from cycle t on (the run
+ * loop skips SMs with nothing to do, so tell it). */
+static void wake_sm(sm_t *o, uint64_t t)
+{
+    o->dirty = 1;
+    if (o->next_eval > t)
+        o->next_eval = t;
+}
+
+/* The block of CTA `rank` of blk's cluster and its SM (blk itself for a
+ * block outside a cluster launch). exec_step has checked that the rank
+ * is in the cluster and has not exited. */
+static sm_block_t *peer_block(sm_t *sm, const sm_launch_t *l, sm_block_t *blk, uint32_t rank, sm_t **on)
+{
+    if (!blk->cluster || rank == blk->rank) {
+        *on = sm;
+        return blk;
+    }
+    *on = &l->sms[blk->cluster->x.smid[rank]];
+    return &(*on)->blocks[blk->cluster->x.slot[rank]];
+}
+
+/* The mbarrier at addr in a peer CTA (or NULL: a fault, in err). */
+static sm_mbar_t *peer_mbar(sm_block_t *pb, const sm_launch_t *l, const sm_block_t *blk, const warp_t *w,
+                            const isa_instr_t *in, uint32_t rank, uint32_t addr, simt_err_t *err)
+{
+    sm_mbar_t *mb = mbar_lookup(pb, addr);
+    if (mb)
+        return mb;
+    simt_errf(err, SIMT_E_KERNEL, "mbarrier not initialised in kernel '%s' (%s:%" PRIu32 ")\n"
+              "  block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 "), warp %" PRIu32 ": shared address 0x%08"
+              PRIx32 " of CTA rank %" PRIu32 " of its cluster (block (%" PRIu32 ",%" PRIu32 ",%" PRIu32
+              ")) holds no mbarrier (initialise it there, then barrier.cluster before peers use it)",
+              l->prog->name, l->prog->file, in->line, blk->ctaid[0], blk->ctaid[1], blk->ctaid[2],
+              w->warp_in_block, addr, rank, pb->ctaid[0], pb->ctaid[1], pb->ctaid[2]);
+    return NULL;
+}
+
+/* Release barrier.cluster when every live warp of the cluster has
+ * arrived: its warps resume lat_cluster cycles after the last arrival. */
+static void cluster_bar_check(sm_launch_t *l, sm_cluster_t *cl, uint64_t now)
+{
+    if (cl->warps_at_bar == 0 || cl->warps_at_bar < cl->warps_live)
+        return;
+    for (uint32_t r = 0; r < cl->x.size; r++) {
+        sm_t *o = &l->sms[cl->x.smid[r]];
+        sm_block_t *b = &o->blocks[cl->x.slot[r]];
+        if (!b->used || b->cluster != cl)   /* that CTA has exited */
+            continue;
+        for (uint32_t i = 0; i < l->warps_per_block; i++) {
+            warp_t *ow = &o->warps[b->first_warp + i];
+            sm_async_t *as = &o->async[ow->slot];
+            if (!as->wait_cluster)
+                continue;
+            as->wait_cluster = 0;
+            ow->next_issue = now + l->desc->lat_cluster;
+            warp_refresh(l, ow);
+            sched_view(o, ow);
+        }
+        wake_sm(o, now + 1);
+    }
+    cl->warps_at_bar = 0;
+}
+
+/* Warp w of blk has exited: one warp fewer for barrier.cluster, and when
+ * the block is done, its peers can no longer reach it. */
+static void cluster_warp_done(sm_launch_t *l, sm_block_t *blk, uint64_t now)
+{
+    sm_cluster_t *cl = blk->cluster;
+    if (!cl)
+        return;
+    cl->warps_live--;
+    if (blk->warps_live == 0) {
+        cl->x.smem[blk->rank] = NULL;
+        cl->live--;
+    }
+    cluster_bar_check(l, cl, now);
+}
+
 /* Timing and barrier state of an asynchronous instruction that warp w
  * (of block blk, on scheduler sched) has just executed. Returns 1 if w
  * now waits for an mbarrier phase no one has completed, 0, or -1 on a
@@ -500,10 +594,45 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         return 0;
     }
     case OP_CP_BULK: {
+        uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+        if (in->ctamask) {   /* multicast: one read, tx on each CTA's mbarrier at that offset */
+            sm_mbar_t *mbs[ISA_MAX_CLUSTER];
+            sm_block_t *pbs[ISA_MAX_CLUSTER];
+            sm_t *ons[ISA_MAX_CLUSTER];
+            for (uint32_t r = 0; r < ISA_MAX_CLUSTER; r++) {
+                if (!(in->ctamask >> r & 1u))
+                    continue;
+                pbs[r] = peer_block(sm, l, blk, r, &ons[r]);
+                mbs[r] = pbs[r] == blk ? mbar_find(blk, l, w, in, info->addrs[3], err)
+                                       : peer_mbar(pbs[r], l, blk, w, in, r, info->addrs[3], err);
+                if (!mbs[r])
+                    return -1;
+            }
+            memsys_result_t res;
+            uint64_t ready = memsys_bulk_copy(l->memsys, sm->id, now, info->addrs[1], rows, rb,
+                                              info->addrs[2], &res);
+            st->gld_bytes += (uint64_t)rows * rb;
+            st->gld_sectors += res.sectors;
+            st->l2_hits += res.l2_hits;
+            st->l2_misses += res.l2_misses;
+            st->dram_bytes += res.dram_bytes;
+            if (ready > l->last_activity)
+                l->last_activity = ready;
+            for (uint32_t r = 0; r < ISA_MAX_CLUSTER; r++) {
+                if (!(in->ctamask >> r & 1u))
+                    continue;
+                sm_mbar_t *mb = mbs[r];
+                mb->tx -= (int64_t)rows * rb;
+                mb->t_max = mb->t_max > ready ? mb->t_max : ready;
+                mbar_try_complete(ons[r], l, pbs[r], mb, now);
+                if (ons[r] != sm)
+                    wake_sm(ons[r], now + 1);
+            }
+            return 0;
+        }
         sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[3], err);
         if (!mb)
             return -1;
-        uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
         memsys_result_t res;
         uint64_t ready = memsys_bulk_copy(l->memsys, sm->id, now, info->addrs[1], rows, rb,
                                           info->addrs[2], &res);
@@ -518,6 +647,71 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         mb->t_max = mb->t_max > ready ? mb->t_max : ready;
         mbar_try_complete(sm, l, blk, mb, now);
         return 0;
+    }
+    case OP_CP_BULK_ST: {
+        uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
+        memsys_result_t res;
+        uint64_t done = memsys_bulk_store(l->memsys, sm->id, now, info->addrs[0], rows, rb,
+                                          info->addrs[2], &res);
+        st->gst_bytes += (uint64_t)rows * rb;
+        st->gst_sectors += res.sectors;
+        st->l2_hits += res.l2_hits;
+        st->l2_misses += res.l2_misses;
+        st->dram_bytes += res.dram_bytes;
+        if (done > l->last_activity)
+            l->last_activity = done;
+        return 0;
+    }
+    case OP_LD_CLUSTER:
+    case OP_ST_CLUSTER: {
+        /* distributed shared memory: a peer's data comes over the SM-to-SM
+         * network (latency only; its bandwidth is not modelled) */
+        uint64_t bytes = (uint64_t)warp_popcount(info->mask) * 4;
+        if (in->op == OP_ST_CLUSTER) {
+            st->sst_bytes += bytes;
+            return 0;
+        }
+        st->sld_bytes += bytes;
+        uint64_t ready = now + (info->remote ? l->desc->lat_cluster : l->latency[UNIT_LSU]);
+        uint32_t d = in->opd[0].index;
+        w->reg_ready[d] = ready;
+        w->reg_mem |= 1ull << d;
+        if (ready > l->last_activity)
+            l->last_activity = ready;
+        return 0;
+    }
+    case OP_MBAR_ARRIVE_REMOTE: {
+        sm_t *on;
+        uint32_t rank = info->addrs[1];
+        sm_block_t *pb = peer_block(sm, l, blk, rank, &on);
+        sm_mbar_t *mb = pb == blk ? mbar_find(blk, l, w, in, info->addrs[0], err)
+                                  : peer_mbar(pb, l, blk, w, in, rank, info->addrs[0], err);
+        if (!mb)
+            return -1;
+        if (mb->pending == 0)
+            return simt_errf(err, SIMT_E_KERNEL, "mbarrier over-arrived in kernel '%s' (%s:%" PRIu32
+                             "): the mbarrier of CTA rank %" PRIu32 " already has all %" PRIu32
+                             " arrivals of its phase", l->prog->name, l->prog->file, in->line, rank,
+                             mb->count);
+        /* the arrival travels over the SM-to-SM network (a cluster of one:
+         * it stays on the SM, as a local arrive) */
+        uint64_t at = now + (blk->cluster ? l->desc->lat_cluster : 1);
+        mb->pending--;
+        mb->t_max = mb->t_max > at ? mb->t_max : at;
+        mbar_try_complete(on, l, pb, mb, now);
+        if (on != sm)
+            wake_sm(on, now + 1);
+        return 0;
+    }
+    case OP_BAR_CLUSTER: {
+        sm_cluster_t *cl = blk->cluster;
+        if (!cl)              /* a cluster of one: exec_step made it a bar.sync */
+            return 0;
+        as->wait_cluster = 1;
+        w->next_issue = SM_BLOCKED;
+        cl->warps_at_bar++;
+        cluster_bar_check(l, cl, now);
+        return as->wait_cluster;
     }
     case OP_MBAR_WAIT: {
         sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[0], err);
@@ -677,6 +871,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         w->state = WARP_DONE;
         sched_view(sm, w);
         blk->warps_live--;
+        cluster_warp_done(l, blk, now);
         if (l->observe) {
             gpu_event_t ev = { .kind = GPU_EV_WARP_END, .cycle = now, .sm = sm->id, .slot = w->slot,
                                .block_slot = w->block_slot, .warp_in_block = w->warp_in_block };
@@ -939,6 +1134,8 @@ void sm_describe_warps(const sm_t *sm, const sm_launch_t *l, char *buf, size_t n
                          sm->id, b->ctaid[0], b->ctaid[1], b->ctaid[2], w->warp_in_block, pc,
                          pc < l->prog->ncode ? l->prog->code[pc].line : 0,
                          w->state == WARP_BARRIER ? " at bar.sync"
+                         : w->next_issue == SM_BLOCKED && sm->async[i].wait_cluster
+                             ? " at barrier.cluster (a CTA of its cluster never gets there)"
                          : w->next_issue == SM_BLOCKED ? " after mbarrier.wait (the phase never completes)" : "");
         if (k < 0 || (size_t)k >= n - used)
             break;

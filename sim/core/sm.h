@@ -26,6 +26,16 @@
                                      mbarrier phase no one has completed  */
 
 struct memsys;
+struct sm;
+
+/* A thread-block cluster being run (isa.h "Clusters"): gpu.c places its
+ * CTAs together on distinct SMs and frees the entry when the last exits. */
+typedef struct sm_cluster {
+    exec_cluster_t x;             /* what its CTAs' instructions see         */
+    uint32_t live;                /* CTAs not yet finished (0: entry free)   */
+    uint32_t warps_live;          /* their warps not yet done                */
+    uint32_t warps_at_bar;        /* warps waiting at barrier.cluster        */
+} sm_cluster_t;
 
 /* What every instruction needs the timing model to know, decoded once per
  * launch so that the scheduler's readiness check is a few loads. */
@@ -76,6 +86,9 @@ typedef struct sm_launch {
     void *observe_user;
     int stop;                     /* the observer asked to stop              */
     struct check *check;          /* kernel checker (check.h), NULL: off     */
+    struct sm *sms;               /* every SM of the launch (cluster peers)  */
+    uint32_t cluster[3];          /* cluster shape ({1,1,1}: no clusters)    */
+    uint32_t cluster_size;        /* CTAs per cluster                        */
 } sm_launch_t;
 
 /* Tell the observer, if any, about an event. */
@@ -98,6 +111,7 @@ typedef struct sm_async {
     uint32_t wgmma_n;             /* wgmma.mma_async issued so far           */
     uint8_t wait_mbar;            /* 1 + index of the mbarrier it waits on   */
     uint8_t wait_parity;          /* the phase parity it waits for           */
+    uint8_t wait_cluster;         /* 1: waits at barrier.cluster             */
 } sm_async_t;
 
 /* A thread block resident on an SM. */
@@ -117,6 +131,8 @@ typedef struct sm_block {
     uint32_t wg_count[SM_MAX_WARPGROUPS];   /* wgmmas the warpgroup's first
                                                warp has issued (B reads)     */
     uint64_t wg_b_ready[SM_MAX_WARPGROUPS]; /* when that last B read is done */
+    sm_cluster_t *cluster;        /* its cluster, NULL: not a cluster launch */
+    uint32_t rank;                /* its rank in the cluster                 */
 } sm_block_t;
 
 /* A warp waiting for its operands: when they are ready, and its place k
@@ -200,8 +216,11 @@ size_t sm_host_bytes(const sm_launch_t *l, uint32_t blocks_per_sm);
  * has them: the SMs' state is tens of MB, touched at random every cycle). */
 void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm, void *host);
 
-/* Place block ctaid on the SM at cycle now; returns 0, or -1 if no slot. */
-int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now);
+/* Place block ctaid on the SM at cycle now, as CTA `rank` of `cluster`
+ * (NULL: not a cluster launch); returns its block slot, or -1 if none is
+ * free. */
+int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint64_t now,
+                   sm_cluster_t *cluster, uint32_t rank);
 
 /* Simulate cycle now: each scheduler issues at most one instruction.
  * Sets sm->next_eval. Returns the number of blocks that finished, or -1

@@ -336,7 +336,7 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     lua_setfield(L, -2, "gpu");
 }
 
-/* Append a row for --stats (if enabled): kernel, gpu, grid, block and a
+/* Append a row for --stats (if enabled): kernel, gpu, grid, block, cluster and a
  * copy of every field of the result table on top of the stack. */
 static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg)
 {
@@ -358,6 +358,10 @@ static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg
              (unsigned)cfg->block[2]);
     lua_pushstring(L, shape);
     lua_setfield(L, -2, "block");
+    snprintf(shape, sizeof shape, "%ux%ux%u", (unsigned)(cfg->cluster[0] ? cfg->cluster[0] : 1),
+             (unsigned)(cfg->cluster[1] ? cfg->cluster[1] : 1), (unsigned)(cfg->cluster[2] ? cfg->cluster[2] : 1));
+    lua_pushstring(L, shape);
+    lua_setfield(L, -2, "cluster");
     lua_rawseti(L, -2, (lua_Integer)luaL_len(L, -2) + 1);
     lua_pop(L, 1);
 }
@@ -384,11 +388,11 @@ void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every)
     lua_setfield(L, LUA_REGISTRYINDEX, TRACE_EVERY_KEY);
 }
 
-static const char *const launch_keys[] = { "block", "check", "grid", "max_cycles",
+static const char *const launch_keys[] = { "block", "check", "cluster", "grid", "max_cycles",
                                            "max_warp_instrs", "warm_caches" };
 #define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
 
-/* g:launch(k, {grid=, block=, max_cycles=, max_warp_instrs=, warm_caches=, check=},
+/* g:launch(k, {grid=, block=, cluster=, max_cycles=, max_warp_instrs=, warm_caches=, check=},
  *          args...) -> stats table. */
 static int gpu_launch_l(lua_State *L)
 {
@@ -416,7 +420,7 @@ static int gpu_launch_l(lua_State *L)
             return lutil_error(L, "launch: unknown configuration key '%s'%s%s%s",
                                k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
                                hint ? hint : "",
-                               hint ? "'?)" : " (keys: grid, block, max_cycles, max_warp_instrs, "
+                               hint ? "'?)" : " (keys: grid, block, cluster, max_cycles, max_warp_instrs, "
                                              "warm_caches, check)");
         }
         lua_pop(L, 1);
@@ -424,6 +428,12 @@ static int gpu_launch_l(lua_State *L)
     memset(&cfg, 0, sizeof cfg);
     lsimt_get_dim3(L, 3, "grid", cfg.grid);
     lsimt_get_dim3(L, 3, "block", cfg.block);
+    if (lua_getfield(L, 3, "cluster") != LUA_TNIL) {
+        lua_pop(L, 1);
+        lsimt_get_dim3(L, 3, "cluster", cfg.cluster);
+    } else {
+        lua_pop(L, 1);
+    }
     if (lua_getfield(L, 3, "max_cycles") != LUA_TNIL) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
             return lutil_error(L, "launch: max_cycles must be a positive integer, got %s",

@@ -98,6 +98,20 @@ start:
     wgmma.mma_async.n32.e5m2 %r16, [%r2+16], [tile+32], 64
     wgmma.wait 0
     wgmma.wait 7
+    mbarrier.arrive.cluster.shared [buf+8], 1
+    mbarrier.arrive.cluster.shared [%r30], %r2
+    cp.async.bulk.shared.global.multicast.2x16 [tile], [%r30], 64, [buf+8], 0x3
+    mov.u32 %r5, %cluster_ctarank
+    mov.u32 %r5, %cluster_nctarank
+    mov.u32 %r5, %clusterid.y
+    mov.u32 %r5, %cluster_nctaid.z
+    barrier.cluster
+    cp.async.bulk.global.shared.4x32 [%r30], [tile], 4096
+@%p2 cp.async.bulk.global.shared.128x1024 [%r30+16], [%r31], %r2
+    ld.cluster.shared.u32 %r6, [%r30+4], %r2
+    ld.cluster.shared.f32 %r7, [buf], 1
+    st.cluster.shared.f32 [%r31-8], 1.5, %r3
+    st.cluster.shared.b32 [buf+12], %r4, 0
     bar.sync
     bar.sync 0
 @%p1 bra skip

@@ -35,6 +35,7 @@ assert(row1[1] == "vecadd" and row2[1] == "matmul_tiled16", "kernel names: " .. 
 assert(row1[2] == "edu-tiny", "gpu name")
 assert(row1[3] == "8x1x1" and row1[4] == "128x1x1", "vecadd grid/block: " .. row1[3] .. " " .. row1[4])
 assert(row2[3] == "2x2x1" and row2[4] == "16x16x1", "matmul grid/block")
+assert(col.cluster and row1[col.cluster] == "1x1x1", "cluster column: no clusters is 1x1x1")
 assert(tonumber(row1[col.cycles]) == c1 and tonumber(row2[col.cycles]) == c2,
        "CSV cycles differ from the launch results")
 

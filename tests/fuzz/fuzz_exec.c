@@ -9,7 +9,9 @@
  * shared loads, stores and atomics at addresses that are usually inside
  * the buffers and sometimes not, barriers (sometimes in divergent code)
  * and exits, and the asynchronous instructions (mbarriers, bulk copies,
- * wgmma, wgmma.wait) with operands that are sometimes wrong. The program
+ * wgmma, wgmma.wait) and the cluster ones (remote mbarrier arrivals,
+ * multicast copies, barrier.cluster; the launch is sometimes a cluster
+ * launch) and bulk stores with operands that are sometimes wrong. The program
  * runs on a tiny GPU. Kernel faults and timeouts
  * are expected results; crashes, ASan and UBSan reports are bugs. */
 #include <stdarg.h>
@@ -53,7 +55,8 @@ static const char *const ARITH[] = { "add", "sub", "mul", "mul.lo", "min", "max"
                                      "shl", "shr", "mul.hi" };
 static const char *const FLOAT1[] = { "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "abs", "neg" };
 static const char *const SPECIAL[] = { "%tid.x", "%tid.y", "%ntid.x", "%ctaid.x", "%nctaid.x", "%laneid",
-                                       "%warpid", "%smid", "%clock" };
+                                       "%warpid", "%smid", "%clock", "%cluster_ctarank", "%cluster_nctarank",
+                                       "%clusterid.x", "%cluster_nctaid.x" };
 static const char *const CMPS[] = { "eq", "ne", "lt", "le", "gt", "ge" };
 static const char *const MEMT[] = { "u32", "f32", "s32", "u8", "s8", "u16", "s16" };
 static const char *const AOPS[] = { "add.u32", "add.f32", "min.s32", "max.u32", "exch.b32" };
@@ -96,13 +99,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t cfg = take(&b);
     uint32_t smem = 64u << (take(&b) % 5);           /* 64 ... 1024 bytes */
     uint32_t ninstr = 1 + take(&b) % MAX_INSTRS;
+    uint32_t cluster = 1 + take(&b) % 3;             /* 1: none; 3: refused (edu-tiny: 2 at most) */
 
     put(prog, cap, &len, ".kernel fuzz\n.param buf\n.param n\n.shared s %u\n", smem);
     put(prog, cap, &len, "    ld.param.u32 %%r8, [buf];\n    mov.u32 %%r0, %%tid.x;\n"
                          "    mov.u32 %%r1, %%ctaid.x;\n    mov.u32 %%r2, %%laneid;\n");
     for (uint32_t i = 0; i < ninstr; i++) {
         char a[16], c[16], d[16];
-        uint32_t kind = take(&b) % 19, t = take(&b);
+        uint32_t kind = take(&b) % 20, t = take(&b);
         const char *ty = TYPES[t % 4];
         int fl = ty[0] == 'f';
         char guard[16] = "";
@@ -147,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 take(&b) % 4, a, c);
             break;
         case 6:
-            put(prog, cap, &len, "    %smov.u32 %%r%u, %s;\n", guard, take(&b) % 8, SPECIAL[take(&b) % 9]);
+            put(prog, cap, &len, "    %smov.u32 %%r%u, %s;\n", guard, take(&b) % 8, SPECIAL[take(&b) % 13]);
             break;
         case 7: {
             static const char *const CVT[] = { "cvt.f32.s32", "cvt.s32.f32", "cvt.u32.f32", "cvt.u8.u32",
@@ -213,6 +217,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     8u << (take(&b) % 2), (t & 2) ? "f16" : "e4m3", 16 + take(&b) % 8,
                     (take(&b) % 4) * 16, (take(&b) % 4) * 16, t & 4 ? "%r5" : "16");
             break;
+        case 19: {          /* clusters: remote arrive (rank 0..2), multicast (mask 1..4), barrier.cluster */
+            uint32_t off = (take(&b) % 8) * 8;
+            if (t % 3 == 0)
+                put(prog, cap, &len, "    %smbarrier.arrive.cluster.shared [%u], %s;\n", guard, off % smem,
+                    t & 4 ? "%r3" : t & 8 ? "1" : "0");
+            else if (t % 3 == 1)
+                put(prog, cap, &len, "    %scp.async.bulk.shared.global.multicast.%ux16 [%u], [%%r8], 32, [%u], %u;\n",
+                    guard, 1 + take(&b) % 2, (take(&b) % 4) * 16, off % smem, 1 + take(&b) % 4);
+            else if (t & 16)
+                put(prog, cap, &len, "    %sbarrier.cluster;\n", guard);
+            else if (t & 32)   /* distributed shared memory: rank 0..2 from a register or an immediate */
+                put(prog, cap, &len, (t & 1) ? "    %sld.cluster.shared.u32 %%r%u, [%u], %s;\n"
+                                             : "    %sst.cluster.shared.u32 [%u], %%r%u, %s;\n", guard,
+                    (t & 1) ? take(&b) % 8 : (take(&b) % 16) * 4 % smem,
+                    (t & 1) ? (take(&b) % 16) * 4 % smem : take(&b) % 8, t & 8 ? "%r3" : t & 4 ? "1" : "0");
+            else   /* a bulk store from shared memory, destination usually in the buffer */
+                put(prog, cap, &len, "    and.b32 %%r9, %%r%u, %u;\n    add.u32 %%r9, %%r9, %%r8;\n"
+                    "    %scp.async.bulk.global.shared.%ux16 [%%r9], [%u], %s;\n",
+                    take(&b) % 8, (t & 64) ? 0xFFFFFFF0u : (BUF_BYTES / 2 - 1) & ~15u, guard,
+                    1 + take(&b) % 3, (take(&b) % 4) * 16, t & 2 ? "%r4" : "32");
+            break;
+        }
         default:
             put(prog, cap, &len, "    %sexit;\n", guard);
             break;
@@ -246,6 +272,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&l, 0, sizeof l);
         l.grid[0] = grid;
         l.grid[1] = grid_y;
+        l.cluster[1] = cluster;
+        if (cluster > 1 && grid_y == 2)
+            l.grid[1] = cluster;   /* a multiple of the cluster (grid_y 1: refused) */
         l.block[0] = block;
         l.max_cycles = 200000;
         l.max_warp_instrs = 20000;
