@@ -329,11 +329,17 @@ static void sched_view(sm_t *sm, const warp_t *w)
 
 /* sched_view for its most common case, after every issue that leaves the
  * warp live (not done, not at a barrier): it was awake (it was chosen),
- * and sleeps until its next instruction's operands are ready. */
+ * and sleeps until its next instruction's operands are ready. If its own
+ * issue already re-filed it (the last warp to reach barrier.cluster
+ * releases itself too), sched_view does the general case. */
 static void sched_view_issued(sm_t *sm, const warp_t *w)
 {
     uint32_t k = w->slot / sm->nsched;
     sm_sched_t *s = &sm->sched[w->slot % sm->nsched];
+    if (w->state != WARP_READY || !(s->awake & bit(k))) {
+        sched_view(sm, w);
+        return;
+    }
     sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
     s->awake &= ~bit(k);
     s->by_unit[v->unit] &= ~bit(k);
