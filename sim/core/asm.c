@@ -876,7 +876,7 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
     } else if (word_eq(s, bn, "cp")) {
         int load = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global");
         int store = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "global") && word_eq(sf[3].s, sf[3].n, "shared");
-        if (!(word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk") && (load || store)))
+        if (!((load || store) && word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk")))
             return fail(a, nsf ? sf[0].s - 1 : e, "'cp' needs .async.bulk.shared.global.RxB "
                         "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) "
                         "or .async.bulk.global.shared.RxB (a bulk store)");

@@ -540,6 +540,8 @@ static void test_errors_async(void **state)
           "t.s:3:46: error: the global row pitch must be a multiple of 16 bytes, got '40'" },
         { "cp.async.bulk.shared.global.4x32 [t], [%r1], 64",
           "t.s:3:1: error: 'cp.async.bulk' needs 4 operands ([dst], [src], pitch, [mbar]), got 3" },
+        { "cp [t], [%r1], 64, [s]",   /* no suffixes at all (a fuzz find: read stale suffixes) */
+          "t.s:3:3: error: 'cp' needs .async.bulk.shared.global.RxB (a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) or .async.bulk.global.shared.RxB (a bulk store)" },
         { "cp.async.global.shared [t], [%r1], 64, [s]",
           "t.s:3:3: error: 'cp' needs .async.bulk.shared.global.RxB (a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) or .async.bulk.global.shared.RxB (a bulk store)" },
         { "wgmma.mma_async.f16 %r0, [t], [t], 64",
