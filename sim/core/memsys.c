@@ -422,8 +422,12 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
     return res.ready;
 }
 
-uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src, uint32_t rows,
-                          uint32_t row_bytes, uint32_t pitch, memsys_result_t *out)
+/* A bulk copy (is_store 0: global -> shared) or bulk store (1: shared ->
+ * global) through SM sm's copy engine: rows rows of row_bytes bytes at
+ * global addr + r * pitch, one sector after another at line_bytes per
+ * cycle, each timed at its L2 slice. Returns when the last sector is done. */
+static uint64_t bulk_transfer(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t addr0, uint32_t rows,
+                              uint32_t row_bytes, uint32_t pitch, int is_store, memsys_result_t *out)
 {
     memsys_result_t res;
     assert(sm < ms->cfg.sms && row_bytes >= 1);
@@ -431,57 +435,38 @@ uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src,
     uint32_t sb = ms->cfg.sector_bytes;
     uint64_t per_sector = (uint64_t)T * sb / ms->cfg.line_bytes;   /* line_bytes per cycle */
     uint64_t t = max_u64(now * T, s->copy_free);
-    uint64_t ready = now * T;
+    uint64_t done = now * T;
     memset(&res, 0, sizeof res);
     for (uint32_t r = 0; r < rows; r++) {
-        uint64_t a0 = (uint32_t)(src + r * pitch);   /* 32-bit addresses wrap, as in exec.c */
+        uint64_t a0 = (uint32_t)(addr0 + r * pitch);   /* 32-bit addresses wrap, as in exec.c */
         uint64_t first = a0 / sb, last = (a0 + row_bytes - 1) / sb;
         for (uint64_t sec = first; sec <= last; sec++) {
             uint64_t addr = sec * sb;
             uint32_t line = (uint32_t)(addr & ~(uint64_t)(ms->cfg.line_bytes - 1));
             uint32_t k = (uint32_t)(addr - line) / sb;
-            ready = max_u64(ready, l2_sector(ms, &s->st, t, line, k, 0, &res));
+            done = max_u64(done, l2_sector(ms, &s->st, t, line, k, is_store, &res));
             t += per_sector;
             res.sectors++;
         }
     }
     s->copy_free = t;
     s->st.bulk_bytes += (uint64_t)rows * row_bytes;
-    res.ready = res.accepted = to_cycles(ready);
+    res.ready = res.accepted = to_cycles(done);
     if (out)
         *out = res;
     return res.ready;
 }
 
+uint64_t memsys_bulk_copy(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t src, uint32_t rows,
+                          uint32_t row_bytes, uint32_t pitch, memsys_result_t *out)
+{
+    return bulk_transfer(ms, sm, now, src, rows, row_bytes, pitch, 0, out);
+}
+
 uint64_t memsys_bulk_store(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t dst, uint32_t rows,
                            uint32_t row_bytes, uint32_t pitch, memsys_result_t *out)
 {
-    memsys_result_t res;
-    assert(sm < ms->cfg.sms && row_bytes >= 1);
-    memsys_sm_t *s = &ms->sm[sm];
-    uint32_t sb = ms->cfg.sector_bytes;
-    uint64_t per_sector = (uint64_t)T * sb / ms->cfg.line_bytes;   /* line_bytes per cycle */
-    uint64_t t = max_u64(now * T, s->copy_free);
-    uint64_t accepted = now * T;
-    memset(&res, 0, sizeof res);
-    for (uint32_t r = 0; r < rows; r++) {
-        uint64_t a0 = (uint32_t)(dst + r * pitch);   /* 32-bit addresses wrap, as in exec.c */
-        uint64_t first = a0 / sb, last = (a0 + row_bytes - 1) / sb;
-        for (uint64_t sec = first; sec <= last; sec++) {
-            uint64_t addr = sec * sb;
-            uint32_t line = (uint32_t)(addr & ~(uint64_t)(ms->cfg.line_bytes - 1));
-            uint32_t k = (uint32_t)(addr - line) / sb;
-            accepted = max_u64(accepted, l2_sector(ms, &s->st, t, line, k, 1, &res));
-            t += per_sector;
-            res.sectors++;
-        }
-    }
-    s->copy_free = t;
-    s->st.bulk_bytes += (uint64_t)rows * row_bytes;
-    res.ready = res.accepted = to_cycles(accepted);
-    if (out)
-        *out = res;
-    return res.ready;
+    return bulk_transfer(ms, sm, now, dst, rows, row_bytes, pitch, 1, out);
 }
 
 uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes, uint64_t *wavefronts)

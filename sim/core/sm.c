@@ -558,6 +558,41 @@ static void cluster_warp_done(sm_launch_t *l, sm_block_t *blk, uint64_t now)
     cluster_bar_check(l, cl, now);
 }
 
+/* Time a bulk copy (is_store 0) or bulk store (1) of rows x rb bytes at
+ * global addr + r * pitch on sm's copy engine and count it in the launch's
+ * statistics; returns when its last byte has arrived. */
+static uint64_t bulk_timed(sm_t *sm, sm_launch_t *l, uint64_t now, int is_store, uint32_t addr,
+                           uint32_t rows, uint32_t rb, uint32_t pitch)
+{
+    gpu_stats_t *st = l->st;
+    memsys_result_t res;
+    uint64_t done = is_store ? memsys_bulk_store(l->memsys, sm->id, now, addr, rows, rb, pitch, &res)
+                             : memsys_bulk_copy(l->memsys, sm->id, now, addr, rows, rb, pitch, &res);
+    if (is_store) {
+        st->gst_bytes += (uint64_t)rows * rb;
+        st->gst_sectors += res.sectors;
+    } else {
+        st->gld_bytes += (uint64_t)rows * rb;
+        st->gld_sectors += res.sectors;
+    }
+    st->l2_hits += res.l2_hits;
+    st->l2_misses += res.l2_misses;
+    st->dram_bytes += res.dram_bytes;
+    if (done > l->last_activity)
+        l->last_activity = done;
+    return done;
+}
+
+/* `bytes` of a bulk copy have arrived by cycle `ready` for mbarrier mb of
+ * block blk on SM on: complete_tx, and the phase if that was all. */
+static void bytes_landed(sm_t *on, const sm_launch_t *l, sm_block_t *blk, sm_mbar_t *mb, int64_t bytes,
+                         uint64_t ready, uint64_t now)
+{
+    mb->tx -= bytes;
+    mb->t_max = mb->t_max > ready ? mb->t_max : ready;
+    mbar_try_complete(on, l, blk, mb, now);
+}
+
 /* Timing and barrier state of an asynchronous instruction that warp w
  * (of block blk, on scheduler sched) has just executed. Returns 1 if w
  * now waits for an mbarrier phase no one has completed, 0, or -1 on a
@@ -614,23 +649,11 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
                 if (!mbs[r])
                     return -1;
             }
-            memsys_result_t res;
-            uint64_t ready = memsys_bulk_copy(l->memsys, sm->id, now, info->addrs[1], rows, rb,
-                                              info->addrs[2], &res);
-            st->gld_bytes += (uint64_t)rows * rb;
-            st->gld_sectors += res.sectors;
-            st->l2_hits += res.l2_hits;
-            st->l2_misses += res.l2_misses;
-            st->dram_bytes += res.dram_bytes;
-            if (ready > l->last_activity)
-                l->last_activity = ready;
+            uint64_t ready = bulk_timed(sm, l, now, 0, info->addrs[1], rows, rb, info->addrs[2]);
             for (uint32_t r = 0; r < ISA_MAX_CLUSTER; r++) {
                 if (!(in->ctamask >> r & 1u))
                     continue;
-                sm_mbar_t *mb = mbs[r];
-                mb->tx -= (int64_t)rows * rb;
-                mb->t_max = mb->t_max > ready ? mb->t_max : ready;
-                mbar_try_complete(ons[r], l, pbs[r], mb, now);
+                bytes_landed(ons[r], l, pbs[r], mbs[r], (int64_t)rows * rb, ready, now);
                 if (ons[r] != sm)
                     wake_sm(ons[r], now + 1);
             }
@@ -639,33 +662,13 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         sm_mbar_t *mb = mbar_find(blk, l, w, in, info->addrs[3], err);
         if (!mb)
             return -1;
-        memsys_result_t res;
-        uint64_t ready = memsys_bulk_copy(l->memsys, sm->id, now, info->addrs[1], rows, rb,
-                                          info->addrs[2], &res);
-        st->gld_bytes += (uint64_t)rows * rb;
-        st->gld_sectors += res.sectors;
-        st->l2_hits += res.l2_hits;
-        st->l2_misses += res.l2_misses;
-        st->dram_bytes += res.dram_bytes;
-        if (ready > l->last_activity)
-            l->last_activity = ready;
-        mb->tx -= (int64_t)rows * rb;
-        mb->t_max = mb->t_max > ready ? mb->t_max : ready;
-        mbar_try_complete(sm, l, blk, mb, now);
+        uint64_t ready = bulk_timed(sm, l, now, 0, info->addrs[1], rows, rb, info->addrs[2]);
+        bytes_landed(sm, l, blk, mb, (int64_t)rows * rb, ready, now);
         return 0;
     }
     case OP_CP_BULK_ST: {
         uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
-        memsys_result_t res;
-        uint64_t done = memsys_bulk_store(l->memsys, sm->id, now, info->addrs[0], rows, rb,
-                                          info->addrs[2], &res);
-        st->gst_bytes += (uint64_t)rows * rb;
-        st->gst_sectors += res.sectors;
-        st->l2_hits += res.l2_hits;
-        st->l2_misses += res.l2_misses;
-        st->dram_bytes += res.dram_bytes;
-        if (done > l->last_activity)
-            l->last_activity = done;
+        bulk_timed(sm, l, now, 1, info->addrs[0], rows, rb, info->addrs[2]);
         return 0;
     }
     case OP_LD_CLUSTER:
