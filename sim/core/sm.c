@@ -932,30 +932,32 @@ static inline uint64_t slot_ready(const sm_sched_t *s, const sm_slot_t *v)
  * s->wake and s->reason. */
 static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
 {
-    uint64_t best = SM_NEVER;
+    uint64_t best = SM_NEVER;     /* the earliest cycle found so far ...     */
+    uint64_t tied = 0;            /* ... and the warps ready at it           */
     /* awake warps wait only for their unit */
-    for (uint32_t u = 0; u < UNIT_COUNT; u++)
-        if ((s->awake & s->by_unit[u]) && s->unit_free[u] < best)
+    for (uint32_t u = 0; u < UNIT_COUNT; u++) {
+        uint64_t m = s->awake & s->by_unit[u];
+        if (m && s->unit_free[u] <= best) {
+            tied = s->unit_free[u] < best ? m : tied | m;
             best = s->unit_free[u];
+        }
+    }
     /* asleep warps wait for max(operands, unit), in operand order: stop at
      * the first whose operands come after the best so far */
-    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready < best;) {
-        uint64_t t = slot_ready(s, &view[s->sleepers[i].k]);
-        best = t < best ? t : best;
+    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;) {
+        uint32_t k = s->sleepers[i].k;
+        uint64_t t = slot_ready(s, &view[k]);
+        if (t <= best) {
+            tied = t < best ? bit(k) : tied | bit(k);
+            best = t;
+        }
     }
     if (best == SM_NEVER) {
         s->wake = SM_NEVER;
         s->reason = s->at_barrier ? STALL_BARRIER : STALL_IDLE;
         return;
     }
-    /* every warp ready at `best`; the first in scan order says why */
-    uint64_t tied = 0;
-    for (uint32_t u = 0; u < UNIT_COUNT; u++)
-        if (s->unit_free[u] == best)
-            tied |= s->awake & s->by_unit[u];
-    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;)
-        if (slot_ready(s, &view[s->sleepers[i].k]) == best)
-            tied |= bit(s->sleepers[i].k);
+    /* of the warps ready at `best`, the first in scan order says why */
     const sm_slot_t *v = &view[first_in_order(tied, first)];
     s->wake = best;
     s->reason = s->unit_free[v->unit] > v->dep_ready ? STALL_PIPE : v->why;
@@ -1075,19 +1077,18 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
     uint64_t next = SM_NEVER;
     int issued_any = 0;
     for (uint32_t s = 0; s < sm->nsched; s++) {
-        issued_any |= sm->sched[s].issued;
-        if (sm->sched[s].wake < next)
-            next = sm->sched[s].wake;
+        sm_sched_t *sc = &sm->sched[s];
+        if (sc->wake < next)
+            next = sc->wake;
+        if (sc->issued) {
+            issued_any = 1;
+            sc->reason = STALL_IDLE;   /* if nothing else happens, it idles in the gap */
+        }
     }
     if (issued_any || sm->blocks_used != blocks_before)
         next = now + 1;
     if (sm->blocks_used == 0)
         next = SM_NEVER;
-    /* a scheduler that issued, if nothing else happens, idles in the gap */
-    for (uint32_t s = 0; s < sm->nsched; s++)
-        if (sm->sched[s].issued) {
-            sm->sched[s].reason = STALL_IDLE;
-        }
     sm->next_eval = next;
     return finished;
 }
