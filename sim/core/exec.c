@@ -72,17 +72,29 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
 /* A special register for all 32 lanes: the same values as special() lane
  * by lane, without a switch and divisions per lane. The thread index
  * counts up from lane 0's like an odometer: tid.x wraps at ntid.x into
- * tid.y, which wraps at ntid.y into tid.z. */
+ * tid.y, which wraps at ntid.y into tid.z. Between two wraps of tid.x
+ * (a run of lanes: all 32 when the block is at least 32 threads wide),
+ * tid.x counts up by one per lane and tid.y and tid.z stay the same. */
 static void special_lanes(const exec_ctx_t *x, const warp_t *w, uint32_t which, uint32_t *v)
 {
     if (which == SR_TID_X || which == SR_TID_Y || which == SR_TID_Z) {
-        uint32_t t[3];   /* lane 0's (tid.x, tid.y, tid.z), then each next lane's */
+        uint32_t t[3];   /* lane 0's (tid.x, tid.y, tid.z), then each run's first lane's */
         uint32_t k = which - SR_TID_X;
         for (uint32_t i = 0; i < 3; i++)
             t[i] = special(x, w, SR_TID_X + i, 0);
-        for (uint32_t l = 0; l < WARP_SIZE; l++) {
-            v[l] = t[k];
-            if (++t[0] == x->ntid[0]) {
+        for (uint32_t l = 0; l < WARP_SIZE;) {
+            uint32_t run = x->ntid[0] - t[0];   /* lanes until tid.x wraps */
+            if (run > WARP_SIZE - l)
+                run = WARP_SIZE - l;
+            if (k == 0)
+                for (uint32_t i = 0; i < run; i++)
+                    v[l + i] = t[0] + i;
+            else
+                for (uint32_t i = 0; i < run; i++)
+                    v[l + i] = t[k];
+            l += run;
+            t[0] += run;
+            if (t[0] == x->ntid[0]) {
                 t[0] = 0;
                 if (++t[1] == x->ntid[1]) {
                     t[1] = 0;
