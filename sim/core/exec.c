@@ -641,7 +641,6 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         uint32_t v = x->params[m->imm / 4];
         uint32_t *d = dst(w, in);
         LANE_LOOP(mask, l, d[l] = v);
-        info->unit = UNIT_ALU;
         return 0;
     }
     uint32_t off = m->imm;
@@ -1390,9 +1389,6 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         mask &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
 
     info->op = in->op;
-    info->unit = isa_ops[in->op].unit;
-    if (info->unit == UNIT_FMA && in->type != T_F32)
-        info->unit = UNIT_ALU;
     info->space = SPACE_NONE;
     info->is_store = 0;
     info->bytes = 0;

@@ -2,7 +2,8 @@
  *
  * exec_step runs the instruction at the warp's pc for its active lanes,
  * writes registers and memory, moves the SIMT stack, and reports what the
- * timing model needs to know (function unit, lanes, memory addresses).
+ * timing model needs to know (lanes, memory addresses, flops; the function
+ * unit is the timing model's own per-instruction decode, sm.c).
  * It knows nothing about cycles except %clock: timing lives in sm.c.
  */
 #ifndef SIMT_EXEC_H
@@ -51,7 +52,6 @@ typedef struct exec_ctx {
 /* What happened, for the timing model and the statistics. */
 typedef struct exec_info {
     uint8_t op;                 /* isa_op_t executed                        */
-    uint8_t unit;               /* isa_unit_t, resolved by type (ALU/FMA)   */
     uint8_t space;              /* memory space for ld/st/atom              */
     uint8_t is_store;           /* st or atom: writes memory                */
     uint8_t bytes;              /* bytes per lane for memory ops            */
