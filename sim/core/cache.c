@@ -187,10 +187,9 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
             c->st.writebacks += bits_popcount8(v->dirty);
         }
         c->tags[slot] = tag;
-        v->valid = 0;
+        v->valid = 0;   /* ready times of invalid sectors are never read:
+                           each sector gets 0 below when it becomes valid */
         v->dirty = 0;
-        for (uint32_t s = 0; s < spl; s++)
-            c->ready[(size_t)slot * spl + s] = 0;
     }
     if (slot >= 0) {
         cache_line_t *l = &c->lines[slot];
@@ -217,23 +216,6 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     if (info)
         *info = inf;
     return hit;
-}
-
-void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready)
-{
-    uint32_t spl = sectors_per_line(c);
-    if (slot < 0)
-        return;
-    sector_mask &= (1u << spl) - 1;
-    for (uint32_t m = sector_mask; m; m &= m - 1u)
-        c->ready[(size_t)slot * spl + bits_lowest64(m)] = ready;
-}
-
-uint64_t cache_sector_ready(const cache_t *c, int32_t slot, uint32_t sector)
-{
-    if (slot < 0 || sector >= c->spl)
-        return 0;
-    return c->ready[(size_t)slot * c->spl + sector];
 }
 
 int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask)
