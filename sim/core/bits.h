@@ -39,6 +39,23 @@ static inline uint32_t bits_lowest64(uint64_t x)
 #endif
 }
 
+/* For a function whose time goes into plain loops over the 32 lanes (the
+ * coalescer, exec.c's memory instructions): compile it twice, for any
+ * x86-64 and for CPUs with AVX2 (since 2013), whose vector instructions
+ * take 8 lanes at once instead of 4; the program picks one when it starts
+ * (an ifunc). GCC on x86-64 Linux only: Clang 14 leaves the symbol of such
+ * a function undefined for callers in other files. Elsewhere there is
+ * just the one. The C is the same, so are the results. Only for functions
+ * that are called, not inlined, and that do not mostly call other small
+ * functions: a clone inlines neither into its callers nor, often, its
+ * callees (lsu_bank_wavefronts got slower). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define BITS_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#ifndef BITS_LANE_CLONES
+#define BITS_LANE_CLONES
+#endif
+
 /* Bit l set, for l = 0..31, as a table: in a loop over the lanes,
  * "x ? bits_lane[l] : 0" becomes vector compares and ANDs, while a shift
  * by the lane number stays one lane at a time. */

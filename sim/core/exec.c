@@ -627,6 +627,7 @@ static uint32_t atom_apply(uint8_t aop, uint8_t type, uint32_t old, uint32_t b, 
     }
 }
 
+BITS_LANE_CLONES
 static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info, simt_err_t *err)
 {
     uint32_t tmp[WARP_SIZE], tmp2[WARP_SIZE];
