@@ -36,18 +36,25 @@ static inline uint32_t bits_lowest64(uint64_t x)
     while (!(x >> i & 1u))
         i++;
     return i;
-/* Bit l set, for l = 0..31, as a table: in a loop over the lanes,
- * "x ? bits_lane[l] : 0" becomes vector compares and ANDs, while a shift
- * by the lane number stays one lane at a time. */
-static const uint32_t bits_lane[32] = {
-    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
-};
-
 #endif
 }
+
+/* For a function whose time goes into plain loops over the 32 lanes (the
+ * coalescer, exec.c's memory instructions): compile it twice, for any
+ * x86-64 and for CPUs with AVX2 (since 2013), whose vector instructions
+ * take 8 lanes at once instead of 4; the program picks one when it starts
+ * (an ifunc). GCC on x86-64 Linux only: Clang 14 leaves the symbol of such
+ * a function undefined for callers in other files. Elsewhere there is
+ * just the one. The C is the same, so are the results. Only for functions
+ * that are called, not inlined, and that do not mostly call other small
+ * functions: a clone inlines neither into its callers nor, often, its
+ * callees (lsu_bank_wavefronts got slower). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define BITS_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#ifndef BITS_LANE_CLONES
+#define BITS_LANE_CLONES
+#endif
 
 /* Bit l set, for l = 0..31, as a table: in a loop over the lanes,
  * "x ? bits_lane[l] : 0" becomes vector compares and ANDs, while a shift

@@ -32,8 +32,10 @@
 #ifndef SIMT_CACHE_H
 #define SIMT_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "bits.h"
 #include "err.h"
 
 #define CACHE_MAX_SECTORS 8   /* most sectors per line (masks are 8 bits) */
@@ -45,7 +47,6 @@ typedef enum cache_policy {
 
 /* One line (one way of one set). */
 typedef struct cache_line {
-    uint32_t tag;          /* line_addr / line_bytes                      */
     uint8_t valid;         /* bit i: sector i holds data (or will: ready) */
     uint8_t dirty;         /* bit i: sector i must be written back        */
     uint64_t last_use;     /* LRU stamp: cache's use counter at last hit  */
@@ -79,6 +80,10 @@ typedef struct cache {
     uint32_t line_shift;           /* log2(line_bytes)                     */
     uint8_t sets_pow2;             /* nsets is a power of two: set = tag & (nsets - 1) */
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
+    uint32_t *tags;                /* the tag (line_addr / line_bytes) of
+                                      each of those lines, kept apart so
+                                      that a set's tags are compared in a
+                                      few vector instructions; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */
     /* Sets that have had a line allocated since the last flush, so that
@@ -112,12 +117,25 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info);
 
 /* Record that the sectors in sector_mask of the line in slot (from
- * cache_info_t) get their data at time `ready`. */
-void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready);
+ * cache_info_t) get their data at time `ready`. Inline: the memory system
+ * calls it for every missed sector. */
+static inline void cache_set_ready(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready)
+{
+    if (slot < 0)
+        return;
+    sector_mask &= (1u << c->spl) - 1;
+    for (uint32_t m = sector_mask; m; m &= m - 1u)
+        c->ready[(size_t)slot * c->spl + bits_lowest64(m)] = ready;
+}
 
 /* The ready time of sector `sector` of the line in slot (from
  * cache_info_t). */
-uint64_t cache_sector_ready(const cache_t *c, int32_t slot, uint32_t sector);
+static inline uint64_t cache_sector_ready(const cache_t *c, int32_t slot, uint32_t sector)
+{
+    if (slot < 0 || sector >= c->spl)
+        return 0;
+    return c->ready[(size_t)slot * c->spl + sector];
+}
 
 /* Is the sector mask present (all its sectors valid)? No side effects:
  * LRU order and counters are untouched. */

@@ -627,7 +627,6 @@ static void ctx_access(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, u
     exec_info_t info;
     memset(&info, 0, sizeof info);
     info.op = store ? OP_ST : OP_LD;
-    info.unit = UNIT_LSU;
     info.space = SPACE_GLOBAL;
     info.is_store = (uint8_t)store;
     info.bytes = 4;

@@ -72,17 +72,29 @@ static uint32_t special(const exec_ctx_t *x, const warp_t *w, uint32_t which, ui
 /* A special register for all 32 lanes: the same values as special() lane
  * by lane, without a switch and divisions per lane. The thread index
  * counts up from lane 0's like an odometer: tid.x wraps at ntid.x into
- * tid.y, which wraps at ntid.y into tid.z. */
+ * tid.y, which wraps at ntid.y into tid.z. Between two wraps of tid.x
+ * (a run of lanes: all 32 when the block is at least 32 threads wide),
+ * tid.x counts up by one per lane and tid.y and tid.z stay the same. */
 static void special_lanes(const exec_ctx_t *x, const warp_t *w, uint32_t which, uint32_t *v)
 {
     if (which == SR_TID_X || which == SR_TID_Y || which == SR_TID_Z) {
-        uint32_t t[3];   /* lane 0's (tid.x, tid.y, tid.z), then each next lane's */
+        uint32_t t[3];   /* lane 0's (tid.x, tid.y, tid.z), then each run's first lane's */
         uint32_t k = which - SR_TID_X;
         for (uint32_t i = 0; i < 3; i++)
             t[i] = special(x, w, SR_TID_X + i, 0);
-        for (uint32_t l = 0; l < WARP_SIZE; l++) {
-            v[l] = t[k];
-            if (++t[0] == x->ntid[0]) {
+        for (uint32_t l = 0; l < WARP_SIZE;) {
+            uint32_t run = x->ntid[0] - t[0];   /* lanes until tid.x wraps */
+            if (run > WARP_SIZE - l)
+                run = WARP_SIZE - l;
+            if (k == 0)
+                for (uint32_t i = 0; i < run; i++)
+                    v[l + i] = t[0] + i;
+            else
+                for (uint32_t i = 0; i < run; i++)
+                    v[l + i] = t[k];
+            l += run;
+            t[0] += run;
+            if (t[0] == x->ntid[0]) {
                 t[0] = 0;
                 if (++t[1] == x->ntid[1]) {
                     t[1] = 0;
@@ -318,33 +330,34 @@ static uint32_t setp_warp(uint8_t cmp, uint8_t type, const uint32_t *a, const ui
 #if defined(__GNUC__) && defined(__x86_64__)
 #define EXEC_FMA_HW 1
 __attribute__((target("avx2,fma")))
-static void fma_lanes_hw(const float *restrict a, const float *restrict b, const float *restrict c,
-                         float *restrict r)
+static void fma_lanes_hw(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *restrict r)
 {
-    for (uint32_t l = 0; l < WARP_SIZE; l++)
-        r[l] = fmaf(a[l], b[l], c[l]);
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        float fa, fb, fc, fr;   /* the register bits as floats (memcpy: no copies in the code) */
+        memcpy(&fa, &a[l], 4);
+        memcpy(&fb, &b[l], 4);
+        memcpy(&fc, &c[l], 4);
+        fr = fmaf(fa, fb, fc);
+        memcpy(&r[l], &fr, 4);
+    }
 }
 #endif
 
 static void fma_warp(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r)
 {
-    float fa[WARP_SIZE], fb[WARP_SIZE], fc[WARP_SIZE], fr[WARP_SIZE];
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    memcpy(fc, c, sizeof fc);
 #ifdef EXEC_FMA_HW
-    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
-        fma_lanes_hw(fa, fb, fc, fr);
-    else
+    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2")) {
+        fma_lanes_hw(a, b, c, r);
+        return;
+    }
 #endif
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            fr[l] = fmaf(fa[l], fb[l], fc[l]);
-    memcpy(r, fr, sizeof fr);
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        r[l] = bits(fmaf(f32(a[l]), f32(b[l]), f32(c[l])));
 }
 
 /* d[l] = the 4-byte word at base + (addr[l] - lo), for all 32 lanes (4
  * lanes per loop trip: less loop overhead). */
-static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
+static inline void gather_words_1by1(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
 {
     for (uint32_t l = 0; l < WARP_SIZE; l += 4) {
         memcpy(&d[l], base + (addr[l] - lo), 4);
@@ -352,6 +365,39 @@ static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t
         memcpy(&d[l + 2], base + (addr[l + 2] - lo), 4);
         memcpy(&d[l + 3], base + (addr[l + 3] - lo), 4);
     }
+}
+
+/* The same with the CPU's gather instruction (AVX2: 8 lanes' words in one
+ * instruction, instead of an address computation, a load and a store per
+ * lane), used like fma_lanes_hw when the CPU has it. Its lane offsets are
+ * signed 32-bit numbers: the caller makes sure that every addr[l] - lo is
+ * below 2^31. A load is a load: same words either way. */
+#ifdef EXEC_FMA_HW
+#include <immintrin.h>
+__attribute__((target("avx2")))
+static void gather_words_hw(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
+{
+    const __m256i vlo = _mm256_set1_epi32((int)lo);
+    for (uint32_t l = 0; l < WARP_SIZE; l += 8) {
+        __m256i off = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(addr + l)), vlo);
+        _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_i32gather_epi32((const int *)(const void *)base, off, 1));
+    }
+}
+#endif
+
+/* gather_words for lanes whose offsets addr[l] - lo are all below `span`. */
+static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo,
+                                uint64_t span)
+{
+#ifdef EXEC_FMA_HW
+    if (span <= 0x80000000u && __builtin_cpu_supports("avx2")) {
+        gather_words_hw(d, base, addr, lo);
+        return;
+    }
+#else
+    (void)span;
+#endif
+    gather_words_1by1(d, base, addr, lo);
 }
 
 /* A raw value of `type` (its low bits) widened to a 32-bit register. */
@@ -581,6 +627,7 @@ static uint32_t atom_apply(uint8_t aop, uint8_t type, uint32_t old, uint32_t b, 
     }
 }
 
+BITS_LANE_CLONES
 static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info, simt_err_t *err)
 {
     uint32_t tmp[WARP_SIZE], tmp2[WARP_SIZE];
@@ -595,7 +642,6 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         uint32_t v = x->params[m->imm / 4];
         uint32_t *d = dst(w, in);
         LANE_LOOP(mask, l, d[l] = v);
-        info->unit = UNIT_ALU;
         return 0;
     }
     uint32_t off = m->imm;
@@ -656,9 +702,9 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
                  * in shared memory: said so, that saves a subtraction
                  * per lane. */
                 if (in->space == SPACE_SHARED)
-                    gather_words(dst(w, in), base, a, 0);
+                    gather_words(dst(w, in), base, a, 0, x->smem_bytes);
                 else
-                    gather_words(dst(w, in), base, a, lo);
+                    gather_words(dst(w, in), base, a, lo, (uint64_t)diff + 4u);
             } else {
                 uint32_t vals[WARP_SIZE];
                 memcpy(vals, src(x, w, &in->opd[1], tmp), sizeof vals);
@@ -680,7 +726,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
             /* every lane in bounds, aligned and checked: one load per
              * lane. d may be the address register: a[] is a copy. */
             if (mask == ALL_LANES) {
-                gather_words(d, base, a, lo);
+                gather_words(d, base, a, lo, UINT64_MAX);   /* span unknown: one by one */
             } else {
                 FOR_LANES(mask, l) memcpy(&d[l], base + (a[l] - lo), 4);
             }
@@ -1344,9 +1390,6 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
         mask &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
 
     info->op = in->op;
-    info->unit = isa_ops[in->op].unit;
-    if (info->unit == UNIT_FMA && in->type != T_F32)
-        info->unit = UNIT_ALU;
     info->space = SPACE_NONE;
     info->is_store = 0;
     info->bytes = 0;

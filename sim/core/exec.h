@@ -2,7 +2,8 @@
  *
  * exec_step runs the instruction at the warp's pc for its active lanes,
  * writes registers and memory, moves the SIMT stack, and reports what the
- * timing model needs to know (function unit, lanes, memory addresses).
+ * timing model needs to know (lanes, memory addresses, flops; the function
+ * unit is the timing model's own per-instruction decode, sm.c).
  * It knows nothing about cycles except %clock: timing lives in sm.c.
  */
 #ifndef SIMT_EXEC_H
@@ -48,10 +49,13 @@ typedef struct exec_ctx {
     uint32_t cluster_rank;      /* %cluster_ctarank                        */
 } exec_ctx_t;
 
-/* What happened, for the timing model and the statistics. */
+/* What happened, for the timing model and the statistics. (Field order:
+ * measured; with mask and flops after the bytes, exec_step took about 5
+ * host instructions more per warp instruction to fill it in.) */
 typedef struct exec_info {
+    uint32_t mask;              /* lanes that executed (guard applied)      */
+    uint32_t flops;             /* floating-point operations, fma = 2       */
     uint8_t op;                 /* isa_op_t executed                        */
-    uint8_t unit;               /* isa_unit_t, resolved by type (ALU/FMA)   */
     uint8_t space;              /* memory space for ld/st/atom              */
     uint8_t is_store;           /* st or atom: writes memory                */
     uint8_t bytes;              /* bytes per lane for memory ops            */
@@ -62,8 +66,6 @@ typedef struct exec_info {
     uint8_t diverged;           /* a branch split the warp                  */
     uint8_t remote;             /* ld/st.cluster: some lane reached another
                                    CTA's shared memory                     */
-    uint32_t mask;              /* lanes that executed (guard applied)      */
-    uint32_t flops;             /* floating-point operations, fma = 2       */
     uint32_t addrs[32];         /* per-lane byte addresses (lanes in mask)  */
 } exec_info_t;
 

@@ -39,6 +39,7 @@ static inline void add_sector(lsu_coalesced_t *out, uint32_t line_addr, uint32_t
     out->nsectors++;
 }
 
+BITS_LANE_CLONES
 uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                       uint32_t bytes, uint32_t sector_bytes,
                       uint32_t line_bytes, lsu_coalesced_t *out)
