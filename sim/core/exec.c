@@ -357,7 +357,7 @@ static void fma_warp(const uint32_t *a, const uint32_t *b, const uint32_t *c, ui
 
 /* d[l] = the 4-byte word at base + (addr[l] - lo), for all 32 lanes (4
  * lanes per loop trip: less loop overhead). */
-static inline void gather_words_1by1(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
+static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
 {
     for (uint32_t l = 0; l < WARP_SIZE; l += 4) {
         memcpy(&d[l], base + (addr[l] - lo), 4);
@@ -365,39 +365,6 @@ static inline void gather_words_1by1(uint32_t *d, const uint8_t *base, const uin
         memcpy(&d[l + 2], base + (addr[l + 2] - lo), 4);
         memcpy(&d[l + 3], base + (addr[l + 3] - lo), 4);
     }
-}
-
-/* The same with the CPU's gather instruction (AVX2: 8 lanes' words in one
- * instruction, instead of an address computation, a load and a store per
- * lane), used like fma_lanes_hw when the CPU has it. Its lane offsets are
- * signed 32-bit numbers: the caller makes sure that every addr[l] - lo is
- * below 2^31. A load is a load: same words either way. */
-#ifdef EXEC_FMA_HW
-#include <immintrin.h>
-__attribute__((target("avx2")))
-static void gather_words_hw(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo)
-{
-    const __m256i vlo = _mm256_set1_epi32((int)lo);
-    for (uint32_t l = 0; l < WARP_SIZE; l += 8) {
-        __m256i off = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(addr + l)), vlo);
-        _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_i32gather_epi32((const int *)(const void *)base, off, 1));
-    }
-}
-#endif
-
-/* gather_words for lanes whose offsets addr[l] - lo are all below `span`. */
-static inline void gather_words(uint32_t *d, const uint8_t *base, const uint32_t *addr, uint32_t lo,
-                                uint64_t span)
-{
-#ifdef EXEC_FMA_HW
-    if (span <= 0x80000000u && __builtin_cpu_supports("avx2")) {
-        gather_words_hw(d, base, addr, lo);
-        return;
-    }
-#else
-    (void)span;
-#endif
-    gather_words_1by1(d, base, addr, lo);
 }
 
 /* A raw value of `type` (its low bits) widened to a 32-bit register. */
@@ -702,9 +669,9 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
                  * in shared memory: said so, that saves a subtraction
                  * per lane. */
                 if (in->space == SPACE_SHARED)
-                    gather_words(dst(w, in), base, a, 0, x->smem_bytes);
+                    gather_words(dst(w, in), base, a, 0);
                 else
-                    gather_words(dst(w, in), base, a, lo, (uint64_t)diff + 4u);
+                    gather_words(dst(w, in), base, a, lo);
             } else {
                 uint32_t vals[WARP_SIZE];
                 memcpy(vals, src(x, w, &in->opd[1], tmp), sizeof vals);
@@ -726,7 +693,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
             /* every lane in bounds, aligned and checked: one load per
              * lane. d may be the address register: a[] is a copy. */
             if (mask == ALL_LANES) {
-                gather_words(d, base, a, lo, UINT64_MAX);   /* span unknown: one by one */
+                gather_words(d, base, a, lo);
             } else {
                 FOR_LANES(mask, l) memcpy(&d[l], base + (a[l] - lo), 4);
             }
