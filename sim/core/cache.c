@@ -42,11 +42,10 @@ int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
     c->policy = policy;
     size_t nlines = (size_t)c->nsets * assoc;
     c->lines = calloc(nlines, sizeof *c->lines);
-    c->tags = calloc(nlines, sizeof *c->tags);
     c->ready = calloc(nlines * (line_bytes / sector_bytes), sizeof *c->ready);
     c->touched = calloc(c->nsets, sizeof *c->touched);
     c->is_touched = calloc(c->nsets, sizeof *c->is_touched);
-    if (!c->lines || !c->tags || !c->ready || !c->touched || !c->is_touched) {
+    if (!c->lines || !c->ready || !c->touched || !c->is_touched) {
         cache_free(c);
         return simt_errf(err, SIMT_E_NOMEM, "%s: out of host memory for %zu lines",
                          name, nlines);
@@ -57,12 +56,10 @@ int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
 void cache_free(cache_t *c)
 {
     free(c->lines);
-    free(c->tags);
     free(c->ready);
     free(c->touched);
     free(c->is_touched);
     c->lines = NULL;
-    c->tags = NULL;
     c->ready = NULL;
     c->touched = NULL;
     c->is_touched = NULL;
@@ -81,30 +78,15 @@ static uint32_t set_base(const cache_t *c, uint32_t tag)
     return set * c->assoc;
 }
 
-/* Index of the way holding tag in its set, or -1: the lowest valid way
- * whose tag matches (an invalid line's tag is 0). With 8 to 32 ways (the
- * L2's 16), every tag of the set is compared first in a loop without
- * exits, which becomes a few vector compares; then only the ways that
- * match are checked for validity (usually one, or none). A few ways (the
- * L1's 4) are quicker one by one, stopping at the match. */
+/* Index of the way holding tag in its set, or -1. */
 static inline int32_t find(const cache_t *c, uint32_t tag)
 {
     uint32_t base = set_base(c, tag);
-    const uint32_t *t = &c->tags[base];
-    if (c->assoc >= 8 && c->assoc <= 32) {
-        uint32_t match = 0;   /* bit w: way w's tag is tag */
-        for (uint32_t w = 0; w < c->assoc; w++)
-            match |= t[w] == tag ? bits_lane[w] : 0;
-        for (; match; match &= match - 1u) {
-            uint32_t w = bits_lowest64(match);
-            if (c->lines[base + w].valid)
-                return (int32_t)(base + w);
-        }
-        return -1;
-    }
-    for (uint32_t w = 0; w < c->assoc; w++)
-        if (t[w] == tag && c->lines[base + w].valid)
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        const cache_line_t *l = &c->lines[base + w];
+        if (l->valid && l->tag == tag)
             return (int32_t)(base + w);
+    }
     return -1;
 }
 
@@ -181,12 +163,12 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         cache_line_t *v = &c->lines[slot];
         if (v->valid) {
             inf.evicted = 1;
-            inf.victim_addr = c->tags[slot] * c->line_bytes;
+            inf.victim_addr = v->tag * c->line_bytes;
             inf.victim_dirty = v->dirty;
             c->st.evictions++;
             c->st.writebacks += bits_popcount8(v->dirty);
         }
-        c->tags[slot] = tag;
+        v->tag = tag;
         v->valid = 0;   /* ready times of invalid sectors are never read:
                            each sector gets 0 below when it becomes valid */
         v->dirty = 0;
@@ -246,7 +228,6 @@ void cache_flush(cache_t *c)
     for (uint32_t t = 0; t < c->ntouched; t++) {
         uint32_t set = c->touched[t];
         memset(&c->lines[(size_t)set * c->assoc], 0, c->assoc * sizeof *c->lines);
-        memset(&c->tags[(size_t)set * c->assoc], 0, c->assoc * sizeof *c->tags);
         memset(&c->ready[set * per_set], 0, per_set * sizeof *c->ready);
         c->is_touched[set] = 0;
     }

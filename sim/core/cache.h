@@ -47,6 +47,7 @@ typedef enum cache_policy {
 
 /* One line (one way of one set). */
 typedef struct cache_line {
+    uint32_t tag;          /* line_addr / line_bytes                      */
     uint8_t valid;         /* bit i: sector i holds data (or will: ready) */
     uint8_t dirty;         /* bit i: sector i must be written back        */
     uint64_t last_use;     /* LRU stamp: cache's use counter at last hit  */
@@ -80,10 +81,6 @@ typedef struct cache {
     uint32_t line_shift;           /* log2(line_bytes)                     */
     uint8_t sets_pow2;             /* nsets is a power of two: set = tag & (nsets - 1) */
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
-    uint32_t *tags;                /* the tag (line_addr / line_bytes) of
-                                      each of those lines, kept apart so
-                                      that a set's tags are compared in a
-                                      few vector instructions; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */
     /* Sets that have had a line allocated since the last flush, so that
