@@ -330,8 +330,15 @@ static uint32_t setp_warp(uint8_t cmp, uint8_t type, const uint32_t *a, const ui
 #if defined(__GNUC__) && defined(__x86_64__)
 #define EXEC_FMA_HW 1
 __attribute__((target("avx2,fma")))
-static void fma_lanes_hw(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *restrict r)
+static void fma_lanes_hw(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r)
 {
+    /* r may be one of the sources (fma d, a, b, d): lane l reads and writes
+     * only its own word, so there is no dependence between lanes */
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#else
+#pragma GCC ivdep
+#endif
     for (uint32_t l = 0; l < WARP_SIZE; l++) {
         float fa, fb, fc, fr;   /* the register bits as floats (memcpy: no copies in the code) */
         memcpy(&fa, &a[l], 4);
