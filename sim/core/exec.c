@@ -1022,6 +1022,38 @@ static int cluster_ranks(const exec_ctx_t *x, const warp_t *w, uint32_t lane, ui
     return 0;
 }
 
+/* The global side of a bulk copy or store (kind "copy" / "store", side
+ * "source" / "destination"). bulk_global_aligned: its start and row
+ * pitch must be multiples of 16. bulk_global_row: row r, at ga, must lie
+ * in device memory; returns its host pointer, or NULL after reporting the
+ * fault. */
+static int bulk_global_aligned(const exec_ctx_t *x, const warp_t *w, uint32_t l, uint32_t ga,
+                               uint32_t pitch, const char *kind, const char *side, simt_err_t *err)
+{
+    if (ga % 16 == 0 && pitch % 16 == 0)
+        return 0;
+    char msg[64], detail[320];
+    snprintf(msg, sizeof msg, "misaligned bulk %s %s", kind, side);
+    snprintf(detail, sizeof detail, "%s 0x%08" PRIx32 " and row pitch %" PRIu32
+             " must be multiples of 16 (a bulk %s moves 16-byte pieces)", side, ga, pitch, kind);
+    return report(x, w, l, SIMT_E_MEM, err, msg, detail);
+}
+
+static uint8_t *bulk_global_row(const exec_ctx_t *x, const warp_t *w, uint32_t l, uint32_t r, uint32_t ga,
+                                uint32_t rb, const char *kind, const char *side, simt_err_t *err)
+{
+    uint8_t *gp = mem_ptr(x->mem, ga, rb);
+    if (!gp) {
+        char msg[64], detail[320], where[200];
+        mem_describe(x->mem, ga, where, sizeof where);
+        snprintf(msg, sizeof msg, "out-of-bounds bulk %s %s", kind, side);
+        snprintf(detail, sizeof detail, "row %" PRIu32 " of the box: global 0x%08" PRIx32 "..+%"
+                 PRIu32 ": %s", r, ga, rb, where);
+        report(x, w, l, SIMT_E_MEM, err, msg, detail);
+    }
+    return gp;
+}
+
 /* cp.async.bulk: R rows of B bytes, global src + r * pitch -> shared dst
  * + r * B, by the lowest active lane. info->addrs: [0] dst, [1] src, [2]
  * pitch, [3] mbarrier. */
@@ -1034,15 +1066,10 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
     uint32_t dst = lane_addr(w, &in->opd[0], l), gsrc = lane_addr(w, &in->opd[1], l);
     uint32_t pitch = src(x, w, &in->opd[2], tmp)[l];
     uint32_t bar = lane_addr(w, &in->opd[3], l);
-    char detail[320], where[200];
     if (async_shared(x, w, l, dst, rows * rb, 16, "bulk copy destination", err) != 0 ||
-        async_shared(x, w, l, bar, 8, 8, "mbarrier", err) != 0)
+        async_shared(x, w, l, bar, 8, 8, "mbarrier", err) != 0 ||
+        bulk_global_aligned(x, w, l, gsrc, pitch, "copy", "source", err) != 0)
         return -1;
-    if (gsrc % 16 != 0 || pitch % 16 != 0) {
-        snprintf(detail, sizeof detail, "source 0x%08" PRIx32 " and row pitch %" PRIu32
-                 " must be multiples of 16 (a bulk copy moves 16-byte pieces)", gsrc, pitch);
-        return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk copy source", detail);
-    }
     /* where the box goes: this CTA, or (multicast) every CTA in the mask */
     uint8_t *to[ISA_MAX_CLUSTER];
     uint32_t mask = in->ctamask ? in->ctamask : 1u << x->cluster_rank;
@@ -1050,13 +1077,9 @@ static int exec_cp_bulk(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, e
         return -1;
     for (uint32_t r = 0; r < rows; r++) {
         uint32_t ga = gsrc + r * pitch;
-        const uint8_t *gp = mem_ptr(x->mem, ga, rb);
-        if (!gp) {
-            mem_describe(x->mem, ga, where, sizeof where);
-            snprintf(detail, sizeof detail, "row %" PRIu32 " of the box: global 0x%08" PRIx32 "..+%"
-                     PRIu32 ": %s", r, ga, rb, where);
-            return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk copy source", detail);
-        }
+        const uint8_t *gp = bulk_global_row(x, w, l, r, ga, rb, "copy", "source", err);
+        if (!gp)
+            return -1;
         if (x->check && async_check(x, w, SPACE_GLOBAL, 0, ga, rb, l, err) != 0)
             return -1;
         for (uint32_t k = 0; k < ISA_MAX_CLUSTER; k++) {
@@ -1139,23 +1162,14 @@ static int exec_cp_bulk_st(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in
     uint32_t rows = in->shape[0], rb = 16u * in->shape[1];
     uint32_t gdst = lane_addr(w, &in->opd[0], l), ssrc = lane_addr(w, &in->opd[1], l);
     uint32_t pitch = src(x, w, &in->opd[2], tmp)[l];
-    char detail[320], where[200];
-    if (async_shared(x, w, l, ssrc, rows * rb, 16, "bulk store source", err) != 0)
+    if (async_shared(x, w, l, ssrc, rows * rb, 16, "bulk store source", err) != 0 ||
+        bulk_global_aligned(x, w, l, gdst, pitch, "store", "destination", err) != 0)
         return -1;
-    if (gdst % 16 != 0 || pitch % 16 != 0) {
-        snprintf(detail, sizeof detail, "destination 0x%08" PRIx32 " and row pitch %" PRIu32
-                 " must be multiples of 16 (a bulk store moves 16-byte pieces)", gdst, pitch);
-        return report(x, w, l, SIMT_E_MEM, err, "misaligned bulk store destination", detail);
-    }
     for (uint32_t r = 0; r < rows; r++) {
         uint32_t ga = gdst + r * pitch;
-        uint8_t *gp = mem_ptr(x->mem, ga, rb);
-        if (!gp) {
-            mem_describe(x->mem, ga, where, sizeof where);
-            snprintf(detail, sizeof detail, "row %" PRIu32 " of the box: global 0x%08" PRIx32 "..+%"
-                     PRIu32 ": %s", r, ga, rb, where);
-            return report(x, w, l, SIMT_E_MEM, err, "out-of-bounds bulk store destination", detail);
-        }
+        uint8_t *gp = bulk_global_row(x, w, l, r, ga, rb, "store", "destination", err);
+        if (!gp)
+            return -1;
         if (x->check && (async_check(x, w, SPACE_SHARED, 0, ssrc + r * rb, rb, l, err) != 0 ||
                          async_check(x, w, SPACE_GLOBAL, 1, ga, rb, l, err) != 0))
             return -1;

@@ -316,6 +316,16 @@ static void test_faults(void **state)
         "mbarrier.init.shared [bar], 1\nbarrier.cluster\nld.param.u32 %r2, [src]\n"
         "cp.async.bulk.shared.global.multicast.4x16 [buf], [%r2], 32, [bar], 0x5\nexit\n";
     expect_fault(g, mask_src, grid, blk, cl, (uint32_t[]){src}, 1, "multicast mask names a CTA outside the cluster");
+    /* a source 4 bytes off a multiple of 16 (the assembler rejects a bad
+     * immediate pitch; an address in a register is only known when it runs) */
+    const char *pitch_src =
+        ".kernel pitch\n.param src\n.shared buf 64\n.shared bar 8\n"
+        "mbarrier.init.shared [bar], 1\nbarrier.cluster\nld.param.u32 %r2, [src]\nadd.u32 %r2, %r2, 4\n"
+        "cp.async.bulk.shared.global.multicast.4x16 [buf], [%r2], 32, [bar], 0x3\nexit\n";
+    assert_int_equal(run_cluster(g, pitch_src, grid, blk, cl, (uint32_t[]){src}, 1, NULL, &e), -1);
+    assert_int_equal(e.code, SIMT_E_MEM);
+    support_contains(e.msg, "misaligned bulk copy source");
+    support_contains(e.msg, "and row pitch 32 must be multiples of 16 (a bulk copy moves 16-byte pieces)");
     /* rank 0 exits at once; rank 1 then arrives on it */
     const char *exited_src =
         ".kernel gone\n.shared bar 8\n"
@@ -486,6 +496,16 @@ static void test_bulk_store(void **state)
     assert_int_equal(run_cluster(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){1, 1, 1},
                                  (uint32_t[]){out, 5}, 2, NULL, &e), -1);
     support_contains(e.msg, "out-of-bounds bulk store source");
+    /* a destination 4 bytes off a multiple of 16 */
+    assert_int_equal(run_cluster(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){1, 1, 1},
+                                 (uint32_t[]){out + 4, 4}, 2, NULL, &e), -1);
+    support_contains(e.msg, "misaligned bulk store destination");
+    support_contains(e.msg, "and row pitch 128 must be multiples of 16 (a bulk store moves 16-byte pieces)");
+    /* rows 0..2 fit in the 512-byte buffer from out + 128; row 3 does not */
+    assert_int_equal(run_cluster(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){1, 1, 1},
+                                 (uint32_t[]){out + 128, 4}, 2, NULL, &e), -1);
+    support_contains(e.msg, "out-of-bounds bulk store destination");
+    support_contains(e.msg, "row 3 of the box");
     /* only 32 threads write: the store reads bytes no thread wrote */
     assert_int_equal(run_cluster(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){32, 1, 1}, (uint32_t[3]){1, 1, 1},
                                  (uint32_t[]){out, 4}, 2, NULL, &e), -1);
