@@ -78,8 +78,8 @@ struct cpu {
     dram_t dram;                 /* channels and their timelines             */
 };
 
-/* What one launch shares between cores. */
-typedef struct cpu_run {
+/* What one launch shares between cores: a launch in progress. */
+struct cpu_run {
     const isa_program_t *prog;
     sm_deps_t *deps;             /* prog->ncode entries; owned               */
     uint64_t *live;              /* prog->ncode + 1 entries: registers live
@@ -92,8 +92,23 @@ typedef struct cpu_run {
     uint32_t nregs;              /* registers per thread (at least 1)        */
     uint64_t nblocks, next_block;
     uint64_t max_instrs;
-    cpu_stats_t *st;
-} cpu_run_t;
+    cpu_stats_t *st;             /* = &stats                                 */
+    /* a launch in steps (cpu_run_begin .. cpu_run_end) */
+    cpu_t *cpu;
+    cpu_stats_t stats;           /* running totals, final when done          */
+    uint32_t args[ISA_MAX_PARAMS]; /* the kernel's arguments, copied         */
+    uint32_t ncores;             /* cores in use: min(cores, blocks)         */
+    uint64_t blocks_done;
+    int in_burst;                /* core `best` runs until it passes `second` */
+    uint32_t best;
+    uint64_t second;
+    uint64_t now;                /* cycle every core has reached             */
+    cpu_observer_fn observe;     /* optional                                 */
+    void *observe_user;
+    uint64_t sample_every, next_sample;
+    int state;                   /* CPU_RUN_MORE, _DONE, _FAILED             */
+    simt_err_t err;
+};
 
 /* ---- description ----------------------------------------------------------- */
 
@@ -680,6 +695,19 @@ static void restore_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g
 
 /* ---- blocks and thread groups ---------------------------------------------------- */
 
+/* Tell the observer, if any, about an event on core i. */
+static void notify(cpu_run_t *r, uint8_t kind, uint32_t core, const uint32_t ctaid[3], uint64_t cycle)
+{
+    if (!r->observe || r->state != CPU_RUN_MORE)
+        return;
+    gpu_event_t ev = { .kind = kind, .cycle = cycle, .sm = core };
+    if (ctaid)
+        memcpy(ev.ctaid, ctaid, sizeof ev.ctaid);
+    if (r->observe(r->observe_user, r, &ev) != 0)
+        r->state = CPU_RUN_FAILED, simt_errf(&r->err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %"
+                                              PRIu64 " by its observer", r->prog->name, cycle);
+}
+
 /* Start block number b on core k. */
 static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
 {
@@ -756,6 +784,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
             return 0;
         }
         start_block(c, k, r, r->next_block++);
+        notify(r, GPU_EV_BLOCK_START, i, k->ctaid, k->fe);
         return 0;
     }
     if (r->st->instrs >= r->max_instrs)
@@ -786,6 +815,10 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
         w->state = WARP_DONE;
         k->live--;
         next_group(k, r);
+        if (!k->busy) {
+            r->blocks_done++;
+            notify(r, GPU_EV_BLOCK_END, i, k->ctaid, max_u64(k->fe, k->last_retire));
+        }
     } else if (info.barrier) {
         save_regs(c, k, r, k->cur, pc);
         w->state = WARP_BARRIER;
@@ -852,89 +885,236 @@ static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm,
     return 0;
 }
 
-int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *in,
-               const uint32_t *args, uint32_t nargs, cpu_stats_t *out, simt_err_t *err)
+static void free_run(cpu_run_t *r)
+{
+    if (!r)
+        return;
+    free(r->deps);
+    free(r->live);
+    free(r);
+}
+
+cpu_run_t *cpu_run_begin(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *in,
+                         const uint32_t *args, uint32_t nargs, simt_err_t *err)
 {
     const cpu_desc_t *d = &c->d;
-    cpu_stats_t st;
-    memset(&st, 0, sizeof st);
-    if (out)
-        memset(out, 0, sizeof *out);
-    cpu_run_t r;
-    memset(&r, 0, sizeof r);
-    if (check_launch(c, p, in, nargs, r.grid, r.block, err) != 0)
-        return -1;
-    r.prog = p;
-    r.mem = m;
-    r.params = args;
-    r.st = &st;
-    r.threads = r.block[0] * r.block[1] * r.block[2];
-    r.ngroups = (r.threads + d->simd_width - 1) / d->simd_width;
-    r.nregs = p->nregs ? p->nregs : 1;
-    r.nblocks = (uint64_t)r.grid[0] * r.grid[1] * r.grid[2];
-    r.max_instrs = in->max_instrs ? in->max_instrs : CPU_DEFAULT_MAX_INSTRS;
-    uint32_t ncores = r.nblocks < d->cores ? (uint32_t)r.nblocks : d->cores;
-    int rc = -1;
-    r.deps = calloc(p->ncode ? p->ncode : 1, sizeof *r.deps);
-    r.live = calloc((size_t)p->ncode + 1, sizeof *r.live);
-    if (!r.deps || !r.live) {
+    cpu_run_t *r = calloc(1, sizeof *r);
+    if (!r) {
         simt_errf(err, SIMT_E_NOMEM, "host out of memory");
-        goto done;
+        return NULL;
     }
-    sm_decode_deps(p, r.deps);
-    live_in_from_deps(p, r.deps, r.live);
-    for (uint32_t i = 0; i < ncores; i++)
-        if (core_prepare(&c->core[i], i, &r, in->warm_caches, err) != 0)
-            goto done;
+    if (check_launch(c, p, in, nargs, r->grid, r->block, err) != 0)
+        goto fail;
+    if (nargs > ISA_MAX_PARAMS) {   /* check_launch compared it with p->nparams */
+        simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes too many arguments", p->name);
+        goto fail;
+    }
+    memcpy(r->args, args, nargs * sizeof *args);
+    r->cpu = c;
+    r->prog = p;
+    r->mem = m;
+    r->params = r->args;
+    r->st = &r->stats;
+    r->threads = r->block[0] * r->block[1] * r->block[2];
+    r->ngroups = (r->threads + d->simd_width - 1) / d->simd_width;
+    r->nregs = p->nregs ? p->nregs : 1;
+    r->nblocks = (uint64_t)r->grid[0] * r->grid[1] * r->grid[2];
+    r->max_instrs = in->max_instrs ? in->max_instrs : CPU_DEFAULT_MAX_INSTRS;
+    r->ncores = r->nblocks < d->cores ? (uint32_t)r->nblocks : d->cores;
+    r->deps = calloc(p->ncode ? p->ncode : 1, sizeof *r->deps);
+    r->live = calloc((size_t)p->ncode + 1, sizeof *r->live);
+    if (!r->deps || !r->live) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        goto fail;
+    }
+    sm_decode_deps(p, r->deps);
+    live_in_from_deps(p, r->deps, r->live);
+    for (uint32_t i = 0; i < r->ncores; i++)
+        if (core_prepare(&c->core[i], i, r, in->warm_caches, err) != 0)
+            goto fail;
     if (in->warm_caches) {
         cache_clear_times(&c->l3);
     } else {
         cache_flush(&c->l3);
     }
     dram_reset(&c->dram);
+    r->state = CPU_RUN_MORE;
+    return r;
+fail:
+    free_run(r);
+    return NULL;
+}
 
-    for (;;) {
-        /* the core with the smallest clock runs until it passes the next one */
-        uint32_t best = UINT32_MAX;
-        uint64_t second = UINT64_MAX;
-        for (uint32_t i = 0; i < ncores; i++) {
-            const cpu_core_t *k = &c->core[i];
-            if (k->finished)
-                continue;
-            if (best == UINT32_MAX || k->fe < c->core[best].fe) {
-                if (best != UINT32_MAX)
-                    second = c->core[best].fe;
-                best = i;
-            } else if (k->fe < second) {
-                second = k->fe;
-            }
-        }
-        if (best == UINT32_MAX)
-            break;
-        cpu_core_t *k = &c->core[best];
-        do {
-            if (core_step(c, best, &r, err) != 0)
-                goto done;
-        } while (!k->finished && k->fe <= second);
+int cpu_run_observe(cpu_run_t *r, cpu_observer_fn fn, void *user, uint64_t sample_every, simt_err_t *err)
+{
+    if (r->observe)
+        return simt_errf(err, SIMT_E_USAGE, "a CPU launch takes one observer");
+    if (r->in_burst || r->stats.instrs)
+        return simt_errf(err, SIMT_E_USAGE, "the observer must be added before the run's first step");
+    r->observe = fn;
+    r->observe_user = user;
+    r->sample_every = sample_every;
+    r->next_sample = sample_every;
+    return 0;
+}
+
+/* Samples at multiples of sample_every up to cycle `upto`. */
+static void emit_samples(cpu_run_t *r, uint64_t upto)
+{
+    while (r->observe && r->sample_every && r->next_sample <= upto && r->state == CPU_RUN_MORE) {
+        r->now = r->next_sample;
+        notify(r, GPU_EV_SAMPLE, 0, NULL, r->next_sample);
+        r->next_sample += r->sample_every;
     }
+}
 
-    for (uint32_t i = 0; i < ncores; i++)
-        st.cycles = max_u64(st.cycles, c->core[i].end);
-    for (uint32_t i = 0; i < ncores; i++) {
+/* The final statistics, once every core is finished. */
+static void finish_run(cpu_run_t *r)
+{
+    cpu_t *c = r->cpu;
+    const cpu_desc_t *d = &c->d;
+    cpu_stats_t *st = &r->stats;
+    for (uint32_t i = 0; i < r->ncores; i++)
+        st->cycles = max_u64(st->cycles, c->core[i].end);
+    for (uint32_t i = 0; i < r->ncores; i++) {
         for (int t = 0; t < CPU_T_COUNT; t++)
-            st.time[t] += c->core[i].time[t];
-        st.time[CPU_T_IDLE] += st.cycles - c->core[i].end;
+            st->time[t] += c->core[i].time[t];
+        st->time[CPU_T_IDLE] += st->cycles - c->core[i].end;
     }
-    st.time[CPU_T_IDLE] += st.cycles * (d->cores - ncores);
-    st.time_us = (double)st.cycles / d->clock_mhz;
-    st.blocks = r.nblocks;
-    st.threads = r.nblocks * r.threads;
-    st.cores_used = ncores;
-    rc = 0;
-done:
-    free(r.deps);
-    free(r.live);
+    st->time[CPU_T_IDLE] += st->cycles * (d->cores - r->ncores);
+    st->time_us = (double)st->cycles / d->clock_mhz;
+    st->blocks = r->nblocks;
+    st->threads = r->nblocks * r->threads;
+    st->cores_used = r->ncores;
+    emit_samples(r, st->cycles);
+    r->now = st->cycles;
+    notify(r, GPU_EV_DONE, 0, NULL, st->cycles);
+}
+
+int cpu_run_advance(cpu_run_t *r, uint64_t until, uint64_t max_steps, simt_err_t *err)
+{
+    cpu_t *c = r->cpu;
+    uint64_t steps = 0;
+    while (r->state == CPU_RUN_MORE) {
+        if (!r->in_burst) {
+            /* the core with the smallest clock runs until it passes the next one */
+            uint32_t best = UINT32_MAX;
+            uint64_t second = UINT64_MAX;
+            for (uint32_t i = 0; i < r->ncores; i++) {
+                const cpu_core_t *k = &c->core[i];
+                if (k->finished)
+                    continue;
+                if (best == UINT32_MAX || k->fe < c->core[best].fe) {
+                    if (best != UINT32_MAX)
+                        second = c->core[best].fe;
+                    best = i;
+                } else if (k->fe < second) {
+                    second = k->fe;
+                }
+            }
+            if (best == UINT32_MAX) {
+                finish_run(r);
+                if (r->state == CPU_RUN_MORE)
+                    r->state = CPU_RUN_DONE;
+                break;
+            }
+            r->in_burst = 1;
+            r->best = best;
+            r->second = second;
+        }
+        cpu_core_t *k = &c->core[r->best];
+        /* every core has reached min(this core, the next one) */
+        uint64_t low = k->fe < r->second ? k->fe : r->second;
+        emit_samples(r, low);
+        if (r->state != CPU_RUN_MORE)
+            break;
+        r->now = low > r->now ? low : r->now;
+        if (k->fe > until || (max_steps && steps >= max_steps)) {
+            if (until < UINT64_MAX && until > r->now && r->second > until)
+                r->now = until;   /* nothing else happens before `until` */
+            return CPU_RUN_MORE;
+        }
+        /* Stop at `until` and at the next sample (to take it on time);
+         * the burst goes on from here at the next call, so the order of
+         * steps is the same however the run is sliced. */
+        uint64_t stop_at = until;
+        if (r->observe && r->sample_every && r->next_sample < stop_at)
+            stop_at = r->next_sample;
+        do {
+            if (core_step(c, r->best, r, &r->err) != 0) {
+                r->state = CPU_RUN_FAILED;
+                break;
+            }
+            steps++;
+        } while (!k->finished && k->fe <= r->second && k->fe < stop_at &&
+                 (!max_steps || steps < max_steps) && r->state == CPU_RUN_MORE);
+        if (k->finished || k->fe > r->second)
+            r->in_burst = 0;
+    }
+    if (r->state == CPU_RUN_FAILED)
+        *err = r->err;
+    return r->state;
+}
+
+int cpu_run_status(const cpu_run_t *r) { return r->state; }
+uint64_t cpu_run_cycle(const cpu_run_t *r) { return r->now; }
+const cpu_stats_t *cpu_run_stats(const cpu_run_t *r) { return &r->stats; }
+const cpu_desc_t *cpu_run_desc(const cpu_run_t *r) { return &r->cpu->d; }
+const isa_program_t *cpu_run_program(const cpu_run_t *r) { return r->prog; }
+uint32_t cpu_run_cores(const cpu_run_t *r) { return r->ncores; }
+uint64_t cpu_run_blocks_done(const cpu_run_t *r) { return r->blocks_done; }
+uint64_t cpu_run_blocks_total(const cpu_run_t *r) { return r->nblocks; }
+
+int cpu_run_core(const cpu_run_t *r, uint32_t core, cpu_core_view_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (core >= r->ncores)
+        return -1;
+    const cpu_core_t *k = &r->cpu->core[core];
+    out->cycle = k->fe;
+    out->busy = k->busy && !k->finished;
+    out->unit = UNIT_COUNT;
+    if (!out->busy)
+        return 0;
+    memcpy(out->ctaid, k->ctaid, sizeof out->ctaid);
+    out->group = k->cur;
+    if (k->cur < r->ngroups) {
+        const warp_t *w = &k->groups[k->cur];
+        uint32_t pc = warp_pc(w);
+        out->pc = pc;
+        if (pc < r->prog->ncode) {
+            out->line = r->prog->code[pc].line;
+            out->unit = (uint8_t)isa_instr_unit(&r->prog->code[pc]);
+        }
+    }
+    return 0;
+}
+
+int cpu_run_end(cpu_run_t *r, cpu_stats_t *out, simt_err_t *err)
+{
+    int rc = 0;
+    if (r->state == CPU_RUN_FAILED) {
+        *err = r->err;
+        rc = -1;
+    } else if (r->state == CPU_RUN_MORE) {
+        simt_errf(err, SIMT_E_STOPPED, "kernel '%s' was ended at cycle %" PRIu64 " before it finished",
+                  r->prog->name, r->now);
+        rc = -1;
+    }
     if (out)
-        *out = st;
+        *out = r->stats;
+    free_run(r);
     return rc;
+}
+
+int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *in,
+               const uint32_t *args, uint32_t nargs, cpu_stats_t *out, simt_err_t *err)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    cpu_run_t *r = cpu_run_begin(c, m, p, in, args, nargs, err);
+    if (!r)
+        return -1;
+    cpu_run_advance(r, UINT64_MAX, 0, err);
+    return cpu_run_end(r, out, err);
 }

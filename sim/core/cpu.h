@@ -66,6 +66,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "gpu.h"     /* gpu_event_t: one event type for GPU and CPU runs */
 #include "isa.h"
 #include "mem.h"
 
@@ -175,5 +176,44 @@ int cpu_live_in(const isa_program_t *p, uint64_t *live, simt_err_t *err);
  * Fills *st (may be NULL). */
 int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *l,
                const uint32_t *args, uint32_t nargs, cpu_stats_t *st, simt_err_t *err);
+
+/* ---- a launch in steps (as gpu_run_*, gpu.h) ------------------------------
+ * The same launch advanced in any slices gives the same results and
+ * statistics as cpu_launch. An observer sees gpu_event_t events: BLOCK_START
+ * and BLOCK_END (sm = the core, ctaid = the block), SAMPLE every
+ * sample_every cycles, DONE. The program, the CPU and the memory must
+ * outlive the run; the arguments are copied. */
+typedef struct cpu_run cpu_run_t;
+typedef int (*cpu_observer_fn)(void *user, const cpu_run_t *run, const gpu_event_t *ev);
+enum { CPU_RUN_FAILED = -1, CPU_RUN_MORE = 0, CPU_RUN_DONE = 1 };
+
+/* What one core is doing, as the window shows it. */
+typedef struct cpu_core_view {
+    int busy;                    /* running a block                         */
+    uint32_t ctaid[3];           /* that block                              */
+    uint32_t group;              /* the thread group executing              */
+    uint32_t pc, line;           /* its next instruction and source line    */
+    uint8_t unit;                /* isa_unit_t of that instruction (UNIT_COUNT: idle) */
+    uint64_t cycle;              /* the core's own clock                    */
+} cpu_core_view_t;
+
+cpu_run_t *cpu_run_begin(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *l,
+                         const uint32_t *args, uint32_t nargs, simt_err_t *err);
+/* Set the (one) observer, before the first cpu_run_advance. */
+int cpu_run_observe(cpu_run_t *r, cpu_observer_fn fn, void *user, uint64_t sample_every, simt_err_t *err);
+/* Run until every core has passed cycle `until`, or max_steps instructions
+ * (0: no limit). CPU_RUN_MORE, CPU_RUN_DONE or CPU_RUN_FAILED (err). */
+int cpu_run_advance(cpu_run_t *r, uint64_t until, uint64_t max_steps, simt_err_t *err);
+int cpu_run_status(const cpu_run_t *r);
+uint64_t cpu_run_cycle(const cpu_run_t *r);              /* every core got here */
+const cpu_stats_t *cpu_run_stats(const cpu_run_t *r);    /* running totals      */
+const cpu_desc_t *cpu_run_desc(const cpu_run_t *r);
+const isa_program_t *cpu_run_program(const cpu_run_t *r);
+uint32_t cpu_run_cores(const cpu_run_t *r);              /* cores in use        */
+uint64_t cpu_run_blocks_done(const cpu_run_t *r);
+uint64_t cpu_run_blocks_total(const cpu_run_t *r);
+int cpu_run_core(const cpu_run_t *r, uint32_t core, cpu_core_view_t *out);  /* -1: no such core */
+/* Free the run; *st gets its statistics. 0 if it had finished, else -1. */
+int cpu_run_end(cpu_run_t *r, cpu_stats_t *st, simt_err_t *err);
 
 #endif

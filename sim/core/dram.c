@@ -76,6 +76,8 @@ uint64_t dram_access(dram_t *d, uint64_t now, uint64_t addr, uint32_t bytes,
 
     d->free_at[ch] = t + xfer;
     d->busy_ticks[ch] += xfer;
+    if (d->meter)
+        meter_add(d->meter, t, xfer);
     d->st.requests++;
     d->st.wait_ticks += t - now;
     if (is_write)

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "meter.h"
 
 /* Configuration; a plain value copied at init. */
 typedef struct dram_cfg {
@@ -56,6 +57,7 @@ typedef struct dram {
     uint64_t *free_at;          /* per channel: tick it can start the next burst; owned */
     uint64_t *busy_ticks;       /* per channel: ticks spent transferring; owned */
     dram_stats_t st;            /* counters since init / dram_reset         */
+    meter_t *meter;             /* optional: busy ticks by cycle (not owned) */
 } dram_t;
 
 /* Set up the channels (all idle at tick 0). Fails with SIMT_E_USAGE naming

@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "memsys.h"
+#include "meter.h"
 #include "sm.h"
 
 struct gpu {
@@ -36,23 +37,51 @@ struct gpu {
 
 static void block_index(uint64_t i, const uint32_t grid[3], uint32_t out[3]);
 
-/* A launch in progress, as observers see it. */
+/* One observer of a run and its sample clock. */
+typedef struct gpu_observer {
+    gpu_observer_fn fn;
+    void *user;
+    uint64_t every;       /* sample period (0: no samples)              */
+    uint64_t next;        /* cycle of its next sample                   */
+} gpu_observer_t;
+
+/* A launch in progress (gpu_run_begin .. gpu_run_end). Owns everything
+ * the launch allocated; observers see it read-only. */
 struct gpu_run {
-    const gpu_t *g;
-    sm_launch_t *l;
+    gpu_t *g;
+    sm_launch_t l;        /* what the SMs share                         */
+    gpu_stats_t st;       /* running totals, final after the last step  */
+    uint32_t args[ISA_MAX_PARAMS]; /* the kernel's arguments, copied    */
     sm_t *sms;
     uint32_t nsm;
-    uint64_t now;
-    uint64_t waiting;     /* blocks not yet placed */
+    uint64_t now;         /* the cycle simulated up to                  */
+    uint64_t waiting;     /* blocks not yet placed                      */
+    uint64_t nblocks, nclusters;
+    uint64_t next_block;  /* next block (cluster, in a cluster launch) to place */
+    uint64_t max_cycles, max_instrs;
+    uint32_t occ;         /* blocks that fit on one SM                  */
+    const char *limit;    /* what limits it                             */
+    sm_deps_t *deps;      /* per pc; owned                              */
+    sm_cluster_t *table;  /* clusters in flight; owned (NULL: none)     */
+    uint32_t ntable;
+    uint8_t *sm_state;    /* every SM's warps and registers; owned      */
+    gpu_observer_t obs[GPU_MAX_OBSERVERS];
+    uint32_t nobs;
+    meter_t meter[GPU_LEVEL_COUNT]; /* bytes moved by cycle (if metered) */
+    int metered;
+    int started;          /* the first wave has been placed             */
+    int state;            /* GPU_RUN_MORE, GPU_RUN_DONE, GPU_RUN_FAILED */
+    simt_err_t err;       /* why it failed                              */
 };
 
 uint64_t gpu_run_cycle(const gpu_run_t *r) { return r->now; }
-const gpu_stats_t *gpu_run_stats(const gpu_run_t *r) { return r->l->st; }
+const gpu_stats_t *gpu_run_stats(const gpu_run_t *r) { return &r->st; }
 const gpu_desc_t *gpu_run_desc(const gpu_run_t *r) { return &r->g->desc; }
-const isa_program_t *gpu_run_program(const gpu_run_t *r) { return r->l->prog; }
+const isa_program_t *gpu_run_program(const gpu_run_t *r) { return r->l.prog; }
 uint32_t gpu_run_sms(const gpu_run_t *r) { return r->nsm; }
 uint32_t gpu_run_warp_slots(const gpu_run_t *r) { return r->nsm ? r->sms[0].nwarps : 0; }
 uint64_t gpu_run_blocks_waiting(const gpu_run_t *r) { return r->waiting; }
+uint64_t gpu_run_blocks_total(const gpu_run_t *r) { return r->nblocks; }
 
 uint32_t gpu_run_blocks_resident(const gpu_run_t *r, uint32_t sm)
 {
@@ -70,7 +99,9 @@ int gpu_run_warp(const gpu_run_t *r, uint32_t sm, uint32_t slot, gpu_warp_view_t
     if (out->status == WS_EMPTY)
         return 0;
     out->pc = warp_pc(w);
-    out->line = out->pc < r->l->prog->ncode ? r->l->prog->code[out->pc].line : 0;
+    out->line = out->pc < r->l.prog->ncode ? r->l.prog->code[out->pc].line : 0;
+    out->issued_unit = w->issued_at != UINT64_MAX && w->issued_pc < r->l.prog->ncode
+                       ? isa_instr_unit(&r->l.prog->code[w->issued_pc]) : UNIT_COUNT;
     out->active = warp_mask(w);
     out->live = w->live;
     memcpy(out->ctaid, s->blocks[w->block_slot].ctaid, sizeof out->ctaid);
@@ -95,7 +126,7 @@ uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm)
 static int place_at(gpu_run_t *run, uint32_t i, const uint32_t idx[3], uint64_t at, sm_cluster_t *cl,
                     uint32_t rank)
 {
-    sm_launch_t *l = run->l;
+    sm_launch_t *l = &run->l;
     int slot = sm_place_block(&run->sms[i], l, idx, at, cl, rank);
     if (slot < 0)
         return -1;
@@ -113,7 +144,7 @@ static int place_at(gpu_run_t *run, uint32_t i, const uint32_t idx[3], uint64_t 
 static int place(gpu_run_t *run, uint32_t i, uint64_t b, uint64_t at)
 {
     uint32_t idx[3];
-    block_index(b, run->l->grid, idx);
+    block_index(b, run->l.grid, idx);
     return place_at(run, i, idx, at, NULL, 0);
 }
 
@@ -126,7 +157,7 @@ static int place(gpu_run_t *run, uint32_t i, uint64_t b, uint64_t at)
  * SMs), which can leave a few SMs without a cluster; not modelled. */
 static int place_cluster(gpu_run_t *run, sm_cluster_t *table, uint32_t ntable, uint64_t c, uint64_t at)
 {
-    sm_launch_t *l = run->l;
+    sm_launch_t *l = &run->l;
     uint32_t n = l->cluster_size, pick[ISA_MAX_CLUSTER];
     for (uint32_t r = 0; r < n; r++) {
         uint32_t best = UINT32_MAX;
@@ -567,170 +598,359 @@ static void *alloc_sm_state(size_t bytes)
     return p;
 }
 
+/* ---- a launch in steps --------------------------------------------------- */
+
+static void free_run(gpu_run_t *r)
+{
+    if (!r)
+        return;
+    if (r->g) {   /* the memory system outlives the run: detach the meters */
+        r->g->memsys.dram.meter = NULL;
+        r->g->memsys.meter_l2 = NULL;
+        r->g->memsys.meter_lsu = NULL;
+    }
+    for (int i = 0; i < GPU_LEVEL_COUNT; i++)
+        meter_free(&r->meter[i]);
+    free(r->table);
+    free(r->sm_state);
+    free(r->sms);
+    free(r->deps);
+    check_free(r->l.check);
+    free(r);
+}
+
+/* sm.c's single observer hook: fan non-sample events out to every
+ * observer of the run, in the order they were added. */
+static int dispatch(void *user, const gpu_run_t *run, const gpu_event_t *ev)
+{
+    gpu_run_t *r = user;
+    (void)run;
+    for (uint32_t i = 0; i < r->nobs; i++)
+        if (r->obs[i].fn(r->obs[i].user, r, ev) != 0)
+            return 1;
+    return 0;
+}
+
+gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
+                         const uint32_t *args, uint32_t nargs, simt_err_t *err)
+{
+    const gpu_desc_t *d = &g->desc;
+    gpu_run_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        return NULL;
+    }
+    sm_launch_t *l = &r->l;
+    if (check_launch(g, p, in, nargs, l->grid, l->block, err) != 0)
+        goto fail;
+    if (nargs > ISA_MAX_PARAMS) {   /* check_launch compared it with p->nparams */
+        simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes too many arguments", p->name);
+        goto fail;
+    }
+    memcpy(r->args, args, nargs * sizeof *args);
+    l->desc = d;
+    l->prog = p;
+    l->mem = &g->mem;
+    l->memsys = &g->memsys;
+    l->params = r->args;
+    l->st = &r->st;
+    l->threads_per_block = l->block[0] * l->block[1] * l->block[2];
+    l->cluster_size = 1;
+    for (int a = 0; a < 3; a++) {
+        l->cluster[a] = in->cluster[a] ? in->cluster[a] : 1;
+        l->cluster_size *= l->cluster[a];
+    }
+    l->warps_per_block = ceil_div(l->threads_per_block, 32);
+    if (block_regs(d, p, l->warps_per_block) > d->regs_per_sm) {
+        simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
+                  " registers each), more than the %" PRIu32 " of one SM on %s",
+                  block_regs(d, p, l->warps_per_block), l->threads_per_block, p->nregs, d->regs_per_sm, d->name);
+        goto fail;
+    }
+    set_unit_timing(d, l);
+    if (check_tensor_formats(d, p, err) != 0)
+        goto fail;
+
+    r->occ = occupancy(d, p, l->warps_per_block, &r->limit);
+    if (r->occ == 0) {
+        simt_errf(err, SIMT_E_LAUNCH, "a block of %" PRIu32 " threads (%" PRIu32 " warps) does not fit "
+                  "on one SM of %s: limited by %s", l->threads_per_block, l->warps_per_block, d->name, r->limit);
+        goto fail;
+    }
+    r->max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
+    if (r->max_cycles > GPU_MAX_CYCLES_LIMIT) {
+        simt_errf(err, SIMT_E_LAUNCH, "max_cycles %" PRIu64 " exceeds the simulator's limit of %llu cycles",
+                  r->max_cycles, GPU_MAX_CYCLES_LIMIT);
+        goto fail;
+    }
+    r->max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
+    r->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint32_t nsm = r->nblocks < d->sms ? (uint32_t)r->nblocks : d->sms;
+    uint32_t slots = r->occ < ceil_div(r->nblocks, nsm) ? r->occ : ceil_div(r->nblocks, nsm);
+
+    r->deps = calloc(p->ncode, sizeof *r->deps);
+    r->sms = calloc(nsm, sizeof *r->sms);
+    /* clusters in flight: at most one per block slot (a cluster of one
+     * CTA each is the most there can be) */
+    r->ntable = l->cluster_size > 1 ? nsm * slots : 0;
+    r->table = r->ntable ? calloc(r->ntable, sizeof *r->table) : NULL;
+    size_t sm_bytes = sm_host_bytes(l, slots);
+    r->sm_state = alloc_sm_state(sm_bytes * nsm);
+    if (!r->deps || !r->sms || !r->sm_state || (r->ntable && !r->table)) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        goto fail;
+    }
+    sm_decode_deps(p, r->deps);
+    l->deps = r->deps;
+    l->sms = r->sms;
+    if (in->check && !(l->check = check_create(p, nsm, slots, l->warps_per_block, err)))
+        goto fail;
+    for (uint32_t i = 0; i < nsm; i++)
+        sm_init(&r->sms[i], i, l, slots, r->sm_state + sm_bytes * i);
+    r->g = g;
+    memsys_reset(&g->memsys, !in->warm_caches);
+    r->nsm = nsm;
+    r->waiting = r->nblocks;
+    r->nclusters = r->nblocks / l->cluster_size;   /* in a cluster launch next_block counts clusters */
+    l->run = r;
+    if (in->observe && gpu_run_add_observer(r, in->observe, in->observe_user, in->sample_every, err) != 0)
+        goto fail;
+    return r;
+fail:
+    free_run(r);
+    return NULL;
+}
+
+int gpu_run_add_observer(gpu_run_t *r, gpu_observer_fn fn, void *user, uint64_t sample_every,
+                         simt_err_t *err)
+{
+    if (r->started)
+        return simt_errf(err, SIMT_E_USAGE, "observers must be added before the run's first step");
+    if (r->nobs >= GPU_MAX_OBSERVERS)
+        return simt_errf(err, SIMT_E_USAGE, "a launch takes at most %d observers", GPU_MAX_OBSERVERS);
+    gpu_observer_t *o = &r->obs[r->nobs++];
+    o->fn = fn;
+    o->user = user;
+    o->every = sample_every;
+    o->next = sample_every;
+    r->l.observe = dispatch;
+    r->l.observe_user = r;
+    return 0;
+}
+
+int gpu_run_enable_meters(gpu_run_t *r, simt_err_t *err)
+{
+    if (r->metered)
+        return 0;
+    if (r->started)
+        return simt_errf(err, SIMT_E_USAGE, "meters must be enabled before the run's first step");
+    memsys_t *ms = &r->g->memsys;
+    if (meter_init(&r->meter[GPU_LEVEL_LSU], MEMSYS_TICKS_PER_CYCLE, err) != 0 ||
+        meter_init(&r->meter[GPU_LEVEL_L2], MEMSYS_TICKS_PER_CYCLE, err) != 0 ||
+        meter_init(&r->meter[GPU_LEVEL_DRAM], MEMSYS_TICKS_PER_CYCLE, err) != 0)
+        return -1;   /* free_run frees what was allocated */
+    ms->meter_lsu = &r->meter[GPU_LEVEL_LSU];
+    ms->meter_l2 = &r->meter[GPU_LEVEL_L2];
+    ms->dram.meter = &r->meter[GPU_LEVEL_DRAM];
+    r->metered = 1;
+    return 0;
+}
+
+double gpu_run_peak_bytes_per_cycle(const gpu_run_t *r, gpu_level_t lv)
+{
+    const memsys_t *ms = &r->g->memsys;
+    switch (lv) {
+    case GPU_LEVEL_LSU:   /* one 128-byte line or shared wavefront per cycle per SM */
+        return (double)ms->cfg.line_bytes * r->g->desc.sms;
+    case GPU_LEVEL_L2:
+        return (double)ms->l2_slices * ms->cfg.sector_bytes * MEMSYS_TICKS_PER_CYCLE / (double)ms->l2_sector_ticks;
+    case GPU_LEVEL_DRAM:
+        return (double)ms->dram.cfg.channels * ms->dram.cfg.burst_bytes * MEMSYS_TICKS_PER_CYCLE /
+               (double)ms->dram.burst_ticks;
+    default:
+        return 0.0;
+    }
+}
+
+double gpu_run_take_bytes(const gpu_run_t *r, gpu_level_t lv, uint64_t until_cycle)
+{
+    if (!r->metered || lv >= GPU_LEVEL_COUNT)
+        return 0.0;
+    uint64_t ticks = meter_take((meter_t *)&r->meter[lv], until_cycle);
+    /* busy ticks x (peak bytes per cycle per resource) / ticks per cycle */
+    const memsys_t *ms = &r->g->memsys;
+    double per_tick;
+    if (lv == GPU_LEVEL_LSU)
+        per_tick = (double)ms->cfg.line_bytes / MEMSYS_TICKS_PER_CYCLE;
+    else if (lv == GPU_LEVEL_L2)
+        per_tick = (double)ms->cfg.sector_bytes / (double)ms->l2_sector_ticks;
+    else
+        per_tick = (double)ms->dram.cfg.burst_bytes / (double)ms->dram.burst_ticks;
+    return (double)ticks * per_tick;
+}
+
+/* Samples fall on multiples of each observer's period, in time order (ties
+ * in the order observers were added). Skipped cycles change nothing, so a
+ * sample taken at `upto` shows the state at that cycle. */
+static void emit_samples(gpu_run_t *r, uint64_t upto)
+{
+    for (;;) {
+        gpu_observer_t *o = NULL;
+        for (uint32_t i = 0; i < r->nobs; i++)
+            if (r->obs[i].every && r->obs[i].next <= upto && (!o || r->obs[i].next < o->next))
+                o = &r->obs[i];
+        if (!o || r->l.stop)
+            return;
+        r->now = o->next;
+        gpu_event_t ev = { .kind = GPU_EV_SAMPLE, .cycle = o->next };
+        if (o->fn(o->user, r, &ev) != 0)
+            r->l.stop = 1;
+        o->next += o->every;
+    }
+}
+
+/* The first wave of blocks, placed at cycle 0 when the run starts. */
+static void first_wave(gpu_run_t *r)
+{
+    if (r->table) {
+        /* whole clusters, while they fit */
+        while (r->next_block < r->nclusters && place_cluster(r, r->table, r->ntable, r->next_block, 0) == 0)
+            r->next_block++;
+    } else {
+        /* one block per SM per pass, until every slot is full */
+        uint32_t slots = r->nsm ? r->sms[0].nblocks : 0;
+        for (uint32_t pass = 0; pass < slots && r->next_block < r->nblocks; pass++)
+            for (uint32_t i = 0; i < r->nsm && r->next_block < r->nblocks; i++)
+                if (place(r, i, r->next_block, 0) == 0)
+                    r->next_block++;
+    }
+}
+
+/* Fill the final statistics once the last SM has nothing left to do. */
+static int finish_run(gpu_run_t *r, simt_err_t *err)
+{
+    const gpu_desc_t *d = &r->g->desc;
+    gpu_stats_t *st = &r->st;
+    if (r->waiting)   /* a dispatcher bug, not the kernel's: say so rather than report a short run */
+        return simt_errf(err, SIMT_E_LAUNCH, "internal error: %" PRIu64 " blocks of kernel '%s' were never placed",
+                         r->waiting, r->l.prog->name);
+    st->cycles = r->l.last_activity;
+    st->dram_bytes += memsys_writeback_all(&r->g->memsys);  /* what the kernel left dirty in L2 */
+    for (uint32_t i = 0; i < r->nsm; i++)
+        sm_finish(&r->sms[i], &r->l, st->cycles);
+    st->stalls[STALL_IDLE] += st->cycles * d->schedulers_per_sm * (d->sms - r->nsm);
+    st->issue_slots = st->cycles * d->sms * d->schedulers_per_sm;
+    st->time_us = (double)st->cycles / d->clock_mhz;
+    st->blocks = r->nblocks;
+    st->threads = r->nblocks * r->l.threads_per_block;
+    st->blocks_per_sm = r->occ;
+    st->warps_per_sm = r->occ * r->l.warps_per_block;
+    st->occupancy = (double)st->warps_per_sm / (double)(d->max_threads_per_sm / 32);
+    snprintf(st->occupancy_limit, sizeof st->occupancy_limit, "%s", r->limit);
+    /* the samples up to the end, then the end itself */
+    emit_samples(r, st->cycles);
+    r->now = st->cycles;
+    if (r->l.observe) {
+        gpu_event_t ev = { .kind = GPU_EV_DONE, .cycle = st->cycles };
+        sm_notify(&r->l, &ev);
+    }
+    return 0;
+}
+
+int gpu_run_advance(gpu_run_t *r, uint64_t until, uint64_t max_steps, simt_err_t *err)
+{
+    if (r->state != GPU_RUN_MORE) {
+        if (r->state < 0)
+            *err = r->err;
+        return r->state;
+    }
+    sm_launch_t *l = &r->l;
+    sm_t *sms = r->sms;
+    if (!r->started) {
+        r->started = 1;
+        first_wave(r);
+    }
+    for (uint64_t step = 0; ; step++) {
+        uint64_t now = SM_NEVER;
+        for (uint32_t i = 0; i < r->nsm; i++)
+            if (sms[i].next_eval < now)
+                now = sms[i].next_eval;
+        if (now == SM_NEVER) {
+            if (finish_run(r, &r->err) != 0)
+                goto failed;
+            r->state = GPU_RUN_DONE;
+            return r->state;
+        }
+        if (now > until || (max_steps && step >= max_steps)) {
+            /* Nothing happens before `now`: the state at `until` (or at
+             * the last cycle simulated) is the state now. */
+            uint64_t at = now > until ? until : now;
+            emit_samples(r, at);
+            r->now = at > r->now ? at : r->now;
+            if (l->stop)
+                goto stopped;
+            return GPU_RUN_MORE;
+        }
+        emit_samples(r, now);
+        r->now = now;
+        if (l->stop)
+            goto stopped;
+        if (now >= r->max_cycles || r->st.warp_instrs >= r->max_instrs) {
+            timeout(sms, r->nsm, l, now, &r->err);
+            goto failed;
+        }
+        for (uint32_t i = 0; i < r->nsm; i++) {
+            if (sms[i].next_eval != now)
+                continue;
+            int fin = sm_cycle(&sms[i], l, now, &r->err);
+            if (fin < 0)
+                goto failed;
+            /* Refill freed slots; new blocks start next cycle. */
+            if (r->table)
+                while (fin > 0 && r->next_block < r->nclusters &&
+                       place_cluster(r, r->table, r->ntable, r->next_block, now + 1) == 0)
+                    r->next_block++;
+            else
+                while (fin > 0 && r->next_block < r->nblocks && place(r, i, r->next_block, now + 1) == 0)
+                    r->next_block++;
+        }
+    }
+stopped:
+    simt_errf(&r->err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %" PRIu64 " by its observer",
+              l->prog->name, r->now);
+failed:
+    r->state = GPU_RUN_FAILED;
+    *err = r->err;
+    return r->state;
+}
+
+int gpu_run_status(const gpu_run_t *r) { return r->state; }
+
+int gpu_run_end(gpu_run_t *r, gpu_stats_t *out, simt_err_t *err)
+{
+    int rc = 0;
+    if (r->state == GPU_RUN_FAILED) {
+        *err = r->err;
+        rc = -1;
+    } else if (r->state == GPU_RUN_MORE) {
+        simt_errf(err, SIMT_E_STOPPED, "kernel '%s' was ended at cycle %" PRIu64 " before it finished",
+                  r->l.prog->name, r->now);
+        rc = -1;
+    }
+    if (out)
+        *out = r->st;
+    free_run(r);
+    return rc;
+}
+
 int gpu_launch(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
                const uint32_t *args, uint32_t nargs, gpu_stats_t *out, simt_err_t *err)
 {
-    const gpu_desc_t *d = &g->desc;
-    gpu_stats_t st;
-    memset(&st, 0, sizeof st);
     if (out)
         memset(out, 0, sizeof *out);
-    sm_launch_t l;
-    memset(&l, 0, sizeof l);
-    if (check_launch(g, p, in, nargs, l.grid, l.block, err) != 0)
+    gpu_run_t *r = gpu_run_begin(g, p, in, args, nargs, err);
+    if (!r)
         return -1;
-    l.desc = d;
-    l.prog = p;
-    l.mem = &g->mem;
-    l.memsys = &g->memsys;
-    l.params = args;
-    l.st = &st;
-    l.threads_per_block = l.block[0] * l.block[1] * l.block[2];
-    l.cluster_size = 1;
-    for (int a = 0; a < 3; a++) {
-        l.cluster[a] = in->cluster[a] ? in->cluster[a] : 1;
-        l.cluster_size *= l.cluster[a];
-    }
-    l.warps_per_block = ceil_div(l.threads_per_block, 32);
-    if (block_regs(d, p, l.warps_per_block) > d->regs_per_sm)
-        return simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
-                         " registers each), more than the %" PRIu32 " of one SM on %s",
-                         block_regs(d, p, l.warps_per_block), l.threads_per_block, p->nregs, d->regs_per_sm, d->name);
-    set_unit_timing(d, &l);
-    if (check_tensor_formats(d, p, err) != 0)
-        return -1;
-
-    const char *limit;
-    uint32_t occ = occupancy(d, p, l.warps_per_block, &limit);
-    if (occ == 0)
-        return simt_errf(err, SIMT_E_LAUNCH, "a block of %" PRIu32 " threads (%" PRIu32 " warps) does not fit "
-                         "on one SM of %s: limited by %s", l.threads_per_block, l.warps_per_block, d->name, limit);
-    uint64_t nblocks = (uint64_t)l.grid[0] * l.grid[1] * l.grid[2];
-    uint32_t nsm = nblocks < d->sms ? (uint32_t)nblocks : d->sms;
-    uint32_t slots = occ < ceil_div(nblocks, nsm) ? occ : ceil_div(nblocks, nsm);
-
-    sm_deps_t *deps = calloc(p->ncode, sizeof *deps);
-    sm_t *sms = calloc(nsm, sizeof *sms);
-    /* clusters in flight: at most one per block slot (a cluster of one
-     * CTA each is the most there can be) */
-    uint32_t ntable = l.cluster_size > 1 ? nsm * slots : 0;
-    sm_cluster_t *table = ntable ? calloc(ntable, sizeof *table) : NULL;
-    size_t sm_bytes = sm_host_bytes(&l, slots);
-    uint8_t *sm_state = alloc_sm_state(sm_bytes * nsm);
-    int rc = -1;
-    if (!deps || !sms || !sm_state || (ntable && !table)) {
-        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
-        goto done;
-    }
-    sm_decode_deps(p, deps);
-    l.deps = deps;
-    l.sms = sms;
-    if (in->check && !(l.check = check_create(p, nsm, slots, l.warps_per_block, err)))
-        goto done;
-    for (uint32_t i = 0; i < nsm; i++)
-        sm_init(&sms[i], i, &l, slots, sm_state + sm_bytes * i);
-    memsys_reset(&g->memsys, !in->warm_caches);
-
-    uint64_t max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
-    if (max_cycles > GPU_MAX_CYCLES_LIMIT) {
-        simt_errf(err, SIMT_E_LAUNCH, "max_cycles %" PRIu64 " exceeds the simulator's limit of %llu cycles",
-                  max_cycles, GPU_MAX_CYCLES_LIMIT);
-        goto done;
-    }
-    uint64_t max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
-    gpu_run_t run = { .g = g, .l = &l, .sms = sms, .nsm = nsm, .now = 0, .waiting = nblocks };
-    l.run = &run;
-    l.observe = in->observe;
-    l.observe_user = in->observe_user;
-    uint64_t next_block = 0;
-    uint64_t next_sample = in->sample_every;
-    /* In a cluster launch next_block counts clusters. */
-    uint64_t nclusters = nblocks / l.cluster_size;
-    if (table) {
-        /* First wave: whole clusters, while they fit. */
-        while (next_block < nclusters && place_cluster(&run, table, ntable, next_block, 0) == 0)
-            next_block++;
-    } else {
-        /* First wave: one block per SM per pass, until every slot is full. */
-        for (uint32_t pass = 0; pass < slots && next_block < nblocks; pass++)
-            for (uint32_t i = 0; i < nsm && next_block < nblocks; i++)
-                if (place(&run, i, next_block, 0) == 0)
-                    next_block++;
-    }
-
-    for (;;) {
-        uint64_t now = SM_NEVER;
-        for (uint32_t i = 0; i < nsm; i++)
-            if (sms[i].next_eval < now)
-                now = sms[i].next_eval;
-        if (now == SM_NEVER)
-            break;
-        /* Samples fall on multiples of sample_every; skipped cycles change
-         * nothing, so a sample taken now shows the state at that cycle. */
-        while (l.observe && in->sample_every && next_sample <= now) {
-            run.now = next_sample;
-            gpu_event_t ev = { .kind = GPU_EV_SAMPLE, .cycle = next_sample };
-            sm_notify(&l, &ev);
-            next_sample += in->sample_every;
-        }
-        run.now = now;
-        if (l.stop) {
-            simt_errf(err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %" PRIu64 " by its observer",
-                      p->name, now);
-            goto done;
-        }
-        if (now >= max_cycles || st.warp_instrs >= max_instrs) {
-            timeout(sms, nsm, &l, now, err);
-            goto done;
-        }
-        for (uint32_t i = 0; i < nsm; i++) {
-            if (sms[i].next_eval != now)
-                continue;
-            int fin = sm_cycle(&sms[i], &l, now, err);
-            if (fin < 0)
-                goto done;
-            /* Refill freed slots; new blocks start next cycle. */
-            if (table)
-                while (fin > 0 && next_block < nclusters &&
-                       place_cluster(&run, table, ntable, next_block, now + 1) == 0)
-                    next_block++;
-            else
-                while (fin > 0 && next_block < nblocks && place(&run, i, next_block, now + 1) == 0)
-                    next_block++;
-        }
-    }
-
-    if (run.waiting) {   /* a dispatcher bug, not the kernel's: say so rather than report a short run */
-        simt_errf(err, SIMT_E_LAUNCH, "internal error: %" PRIu64 " blocks of kernel '%s' were never placed",
-                  run.waiting, p->name);
-        goto done;
-    }
-    st.cycles = l.last_activity;
-    st.dram_bytes += memsys_writeback_all(&g->memsys);  /* what the kernel left dirty in L2 */
-    for (uint32_t i = 0; i < nsm; i++)
-        sm_finish(&sms[i], &l, st.cycles);
-    st.stalls[STALL_IDLE] += st.cycles * d->schedulers_per_sm * (d->sms - nsm);
-    st.issue_slots = st.cycles * d->sms * d->schedulers_per_sm;
-    st.time_us = (double)st.cycles / d->clock_mhz;
-    st.blocks = nblocks;
-    st.threads = nblocks * l.threads_per_block;
-    st.blocks_per_sm = occ;
-    st.warps_per_sm = occ * l.warps_per_block;
-    st.occupancy = (double)st.warps_per_sm / (double)(d->max_threads_per_sm / 32);
-    snprintf(st.occupancy_limit, sizeof st.occupancy_limit, "%s", limit);
-    rc = 0;
-    if (l.observe) {
-        run.now = st.cycles;
-        gpu_event_t ev = { .kind = GPU_EV_DONE, .cycle = st.cycles };
-        sm_notify(&l, &ev);
-    }
-done:
-    free(table);
-    free(sm_state);
-    free(sms);
-    free(deps);
-    check_free(l.check);
-    if (out)
-        *out = st;
-    return rc;
+    gpu_run_advance(r, UINT64_MAX, 0, err);
+    return gpu_run_end(r, out, err);
 }

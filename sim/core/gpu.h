@@ -181,6 +181,8 @@ typedef struct gpu_warp_view {
     uint32_t live;       /* lanes not exited                                */
     uint32_t ctaid[3];   /* its block                                       */
     uint32_t warp_in_block;
+    uint8_t issued_unit; /* isa_unit_t of its last issued instruction
+                            (UNIT_COUNT: none yet)                          */
 } gpu_warp_view_t;
 
 typedef struct gpu_run gpu_run_t;  /* a launch in progress, read-only */
@@ -194,10 +196,27 @@ uint32_t gpu_run_sms(const gpu_run_t *r);                /* SMs in the launch  *
 uint32_t gpu_run_warp_slots(const gpu_run_t *r);         /* per SM             */
 uint32_t gpu_run_blocks_resident(const gpu_run_t *r, uint32_t sm);
 uint64_t gpu_run_blocks_waiting(const gpu_run_t *r);     /* not yet placed     */
+uint64_t gpu_run_blocks_total(const gpu_run_t *r);       /* in the grid        */
 /* Fill *out for warp slot `slot` of SM `sm`; returns 0, -1 if out of range. */
 int gpu_run_warp(const gpu_run_t *r, uint32_t sm, uint32_t slot, gpu_warp_view_t *out);
 /* Memory requests (L1 miss lines) in flight on an SM at the current cycle. */
 uint32_t gpu_run_mem_inflight(const gpu_run_t *r, uint32_t sm);
+
+/* Bytes moved, by the time they moved (meter.h), per level of the memory
+ * hierarchy. Enabled per run (gpu_run_enable_meters) for the window. */
+typedef enum gpu_level {
+    GPU_LEVEL_LSU,       /* the SMs' L1 / shared-memory data pipes          */
+    GPU_LEVEL_L2,        /* the L2 slices                                   */
+    GPU_LEVEL_DRAM,      /* the DRAM channels                               */
+    GPU_LEVEL_COUNT
+} gpu_level_t;
+/* The most bytes per cycle a level can move (the whole chip; DRAM: the
+ * usable rate, dram_gbps x efficiency). */
+double gpu_run_peak_bytes_per_cycle(const gpu_run_t *r, gpu_level_t lv);
+/* Bytes level lv moved in the cycles since the last call, up to (not
+ * including) until_cycle, which must be at most the current cycle. One
+ * reader per run: the bytes are handed out once. 0 when not metered. */
+double gpu_run_take_bytes(const gpu_run_t *r, gpu_level_t lv, uint64_t until_cycle);
 
 #define GPU_DEFAULT_MAX_CYCLES      2000000000ull
 #define GPU_DEFAULT_MAX_WARP_INSTRS 1000000000ull
@@ -232,6 +251,41 @@ typedef struct gpu_launch {
 } gpu_launch_t;
 
 typedef struct gpu gpu_t;
+
+/* ---- a launch in steps (for the window: several runs move together) -----
+ *   gpu_run_t *r = gpu_run_begin(g, &prog, &l, args, nargs, &err);
+ *   gpu_run_add_observer(r, fn, user, sample_every, &err);   // optional
+ *   while (gpu_run_advance(r, t, 0, &err) == GPU_RUN_MORE) t += step;
+ *   gpu_run_end(r, &st, &err);
+ * The same launch advanced in any slices gives the same results and
+ * statistics as gpu_launch. The program, the GPU and its memory must
+ * outlive the run; the arguments are copied. */
+#define GPU_MAX_OBSERVERS 4
+enum { GPU_RUN_FAILED = -1, GPU_RUN_MORE = 0, GPU_RUN_DONE = 1 };
+
+/* Check the launch (as gpu_launch does) and set it up; nothing runs yet.
+ * l->observe, if set, becomes the first observer. NULL + err on failure. */
+gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *l,
+                         const uint32_t *args, uint32_t nargs, simt_err_t *err);
+/* Add an observer with its own sample period (0: events only), before the
+ * first gpu_run_advance. At most GPU_MAX_OBSERVERS. */
+int gpu_run_add_observer(gpu_run_t *r, gpu_observer_fn fn, void *user, uint64_t sample_every,
+                         simt_err_t *err);
+/* Count bytes moved per level by transfer time (gpu_run_take_bytes), before
+ * the first gpu_run_advance. Costs a little host time per memory access. */
+int gpu_run_enable_meters(gpu_run_t *r, simt_err_t *err);
+/* Simulate every cycle up to and including `until`, or max_steps run-loop
+ * steps (0: no limit) if that comes first. Returns GPU_RUN_MORE (more to
+ * do), GPU_RUN_DONE (finished: stats are final) or GPU_RUN_FAILED (err:
+ * a kernel fault, the watchdog, an observer's stop); once done or failed
+ * it returns the same again. */
+int gpu_run_advance(gpu_run_t *r, uint64_t until, uint64_t max_steps, simt_err_t *err);
+/* GPU_RUN_MORE, GPU_RUN_DONE or GPU_RUN_FAILED. */
+int gpu_run_status(const gpu_run_t *r);
+/* Free the run; *st (may be NULL) gets its statistics (partial if it did
+ * not finish). Returns 0 if it had finished, else -1 with err (its failure,
+ * or SIMT_E_STOPPED for a run ended early). */
+int gpu_run_end(gpu_run_t *r, gpu_stats_t *st, simt_err_t *err);
 
 /* A small default description (the edu-tiny preset's values). */
 void gpu_desc_default(gpu_desc_t *d);

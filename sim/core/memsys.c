@@ -262,6 +262,8 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
         uint64_t start = max_u64(now, ms->slice_free[slice]);
         uint64_t r;
         ms->slice_free[slice] = start + ms->l2_sector_ticks;
+        if (ms->meter_l2)
+            meter_add(ms->meter_l2, start, ms->l2_sector_ticks);
         /* the first sector's lookup is the one that evicted */
         uint64_t wb_start = m == sectors ? l2_writeback(ms, st, start, &info, res) : 0;
         if (hit >> k & 1u) {
@@ -374,6 +376,8 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
         uint32_t wf = lsu_bank_wavefronts(req->addr, req->mask, req->bytes, ms->cfg.smem_banks);
         uint64_t start = max_u64(t, s->lsu_free);
         s->lsu_free = start + (uint64_t)wf * T;
+        if (ms->meter_lsu)
+            meter_add(ms->meter_lsu, start, (uint64_t)wf * T);
         res.wavefronts = wf;
         s->st.smem_wavefronts += wf;
         if (req->is_store) {
@@ -406,6 +410,8 @@ uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
             /* One tag lookup per line per cycle through the LSU pipe. */
             uint64_t tl = max_u64(t, s->lsu_free);
             s->lsu_free = tl + T;
+            if (ms->meter_lsu)
+                meter_add(ms->meter_lsu, tl, T);
             if (req->is_store) {
                 uint64_t acc = global_store_line(ms, s, tl, &co.line[i], &res);
                 s->lsu_free = max_u64(s->lsu_free, acc);
@@ -477,6 +483,8 @@ uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t byte
     uint64_t wf = bytes ? (bytes + width - 1) / width : 0;
     uint64_t start = max_u64(now * T, s->lsu_free);
     s->lsu_free = start + wf * T;
+    if (ms->meter_lsu)
+        meter_add(ms->meter_lsu, start, wf * T);
     s->st.tc_smem_bytes += bytes;
     s->st.smem_wavefronts += wf;
     *wavefronts += wf;

@@ -176,6 +176,10 @@ typedef struct memsys {
     uint32_t spl;               /* sectors per line (no division per access) */
     uint32_t line_shift;        /* log2(line_bytes)                          */
     dram_t dram;                /* channels and their timelines              */
+    meter_t *meter_l2;          /* optional (NULL: off): L2 slices' busy ticks
+                                   by cycle, summed over slices; not owned   */
+    meter_t *meter_lsu;         /* optional: the SMs' load/store data pipes
+                                   (L1 and shared memory), summed over SMs   */
 } memsys_t;
 
 /* Fill c from a GPU description: copies the memory fields and sets the

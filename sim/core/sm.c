@@ -872,6 +872,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         warp_refresh(l, w);
     }
     w->issued_at = now;
+    w->issued_pc = pc;
     if (w->depth != 0 && !info.barrier) {      /* the usual case */
         sched_view_issued(sm, w);
         return 0;

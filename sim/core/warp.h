@@ -53,6 +53,7 @@ typedef struct warp {
                                    ready (cached: changes only when this
                                    warp issues or leaves a barrier)         */
     uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
+    uint32_t issued_pc;         /* pc of that instruction (for the window)  */
     uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
     uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
     warp_entry_t stack[WARP_STACK_MAX]; /* SIMT reconvergence stack         */
