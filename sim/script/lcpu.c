@@ -12,6 +12,7 @@
  * c:launch passes its mem_t to cpu_launch.
  */
 #include "lcpu.h"
+#include "lstage.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -369,17 +370,32 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
 }
 
 /* c:launch(k, {grid=, block=, max_instrs=, warm_caches=}, args...) -> result. */
+/* End a CPU lane's run and push its result table (lstage_finish_fn). */
+static int cpu_finish(lua_State *L, lstage_lane_t *lane)
+{
+    cpu_stats_t st;
+    simt_err_t err;
+    simt_err_clear(&err);
+    int rc = cpu_run_end(lane->cpu, &st, &err);
+    lane->cpu = NULL;
+    if (rc != 0)
+        return lutil_error(L, "%s", err.msg);
+    push_stats(L, &st, lane->cdesc);
+    lua_pushstring(L, lane->kernel);
+    lua_setfield(L, -2, "kernel");
+    return 1;
+}
+
 static int cpu_launch_l(lua_State *L)
 {
     static const char *const keys[] = { "grid", "block", "max_instrs", "max_warp_instrs", "max_cycles",
-                                        "warm_caches" };
+                                        "warm_caches", "show" };
     lcpu_t *C = check_cpu(L, 1);
     /* the kernel userdata's first member is its isa_program_t (lsimt.c) */
     const isa_program_t *p = (const isa_program_t *)luaL_checkudata(L, 2, KERNEL_MT);
     uint32_t args[ISA_MAX_PARAMS];
     int nargs = lua_gettop(L) - 3;
     cpu_launch_t cfg;
-    cpu_stats_t st;
     simt_err_t err;
     luaL_checktype(L, 3, LUA_TTABLE);
     if (p->ncode == 0)
@@ -392,7 +408,7 @@ static int cpu_launch_l(lua_State *L)
             known |= strcmp(k, keys[j]) == 0;
         if (!known)
             return lutil_error(L, "launch: unknown configuration key '%s' (keys: grid, block, max_instrs, "
-                                  "warm_caches)", k);
+                                  "warm_caches, show)", k);
         lua_pop(L, 1);
     }
     memset(&cfg, 0, sizeof cfg);
@@ -416,13 +432,18 @@ static int cpu_launch_l(lua_State *L)
                            p->nparams == 1 ? "" : "s", nargs);
     for (int i = 0; i < nargs; i++)
         args[i] = lsimt_arg_bits(L, C->memgpu, "c:tensor", p, 4 + i, i);
+    lstage_lane_t lane;
+    memset(&lane, 0, sizeof lane);
+    lsimt_lane_output(L, 3, 4, nargs, &lane);
     simt_err_clear(&err);
-    if (cpu_launch(C->c, gpu_mem(C->memgpu->g), p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+    lane.cpu = cpu_run_begin(C->c, gpu_mem(C->memgpu->g), p, &cfg, args, (uint32_t)nargs, &err);
+    if (!lane.cpu)
         return lutil_error(L, "%s", err.msg);
-    push_stats(L, &st, cpu_desc(C->c));
-    lua_pushstring(L, p->name);
-    lua_setfield(L, -2, "kernel");
-    return 1;
+    snprintf(lane.device, sizeof lane.device, "%s", cpu_desc(C->c)->name);
+    snprintf(lane.kernel, sizeof lane.kernel, "%s", p->name);
+    lane.finish = cpu_finish;
+    lane.cdesc = cpu_desc(C->c);
+    return lstage_launch(L, &lane);
 }
 
 static const luaL_Reg cpu_methods[] = {

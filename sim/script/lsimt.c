@@ -14,6 +14,7 @@
  * userdata that will free it exists.
  */
 #include "lsimt.h"
+#include "lstage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,8 +390,55 @@ void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every)
 }
 
 static const char *const launch_keys[] = { "block", "check", "cluster", "grid", "max_cycles",
-                                           "max_warp_instrs", "warm_caches" };
+                                           "max_warp_instrs", "show", "warm_caches" };
 #define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
+
+/* End a GPU lane's run and push its result table (lstage_finish_fn). */
+static int gpu_finish(lua_State *L, lstage_lane_t *lane)
+{
+    gpu_stats_t st;
+    simt_err_t err;
+    simt_err_clear(&err);
+    int rc = gpu_run_end(lane->gpu, &st, &err);
+    lane->gpu = NULL;
+    if (rc != 0)
+        return lutil_error(L, "%s", err.msg);
+    push_stats(L, &st, lane->gdesc);
+    lua_pushstring(L, lane->kernel);
+    lua_setfield(L, -2, "kernel");
+    log_launch(L, lane->kernel, &lane->gcfg);
+    return 1;
+}
+
+void lsimt_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_lane_t *lane)
+{
+    tensor_t *t = NULL;
+    if (lua_getfield(L, cfg, "show") != LUA_TNIL) {
+        t = tensor_test(L, -1);
+        if (!t || !t->gpu || t->dt->bytes != 4 || !t->dt->is_float)
+            lutil_error(L, "launch: show must be a device tensor of f32 values (the output to paint)");
+    }
+    lua_pop(L, 1);
+    for (int i = nargs - 1; !t && i >= 0; i--) {   /* else: the last f32 device tensor argument */
+        tensor_t *a = tensor_test(L, first_arg + i);
+        if (a && a->gpu && a->dt->bytes == 4 && a->dt->is_float)
+            t = a;
+    }
+    if (!t)
+        return;
+    lane->out = tensor_data(L, t);
+    if (t->ndim >= 2) {
+        lane->cols = (uint32_t)t->dims[t->ndim - 1];
+        lane->rows = (uint32_t)(t->n / t->dims[t->ndim - 1]);
+    } else {   /* a vector: painted as a square-ish picture, row by row */
+        uint32_t c = 1;
+        while ((uint64_t)c * c < (uint64_t)t->n)
+            c++;
+        lane->cols = c;
+        lane->rows = (uint32_t)((t->n + c - 1) / c);
+    }
+    lane->out_n = (uint64_t)t->n;
+}
 
 /* g:launch(k, {grid=, block=, cluster=, max_cycles=, max_warp_instrs=, warm_caches=, check=},
  *          args...) -> stats table. */
@@ -400,7 +448,6 @@ static int gpu_launch_l(lua_State *L)
     lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 2, KERNEL_MT);
     const isa_program_t *p = &K->prog;
     gpu_launch_t cfg;
-    gpu_stats_t st;
     simt_err_t err;
     uint32_t args[ISA_MAX_PARAMS];
     int nargs = lua_gettop(L) - 3, i;
@@ -421,7 +468,7 @@ static int gpu_launch_l(lua_State *L)
                                k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
                                hint ? hint : "",
                                hint ? "'?)" : " (keys: grid, block, cluster, max_cycles, max_warp_instrs, "
-                                             "warm_caches, check)");
+                                             "warm_caches, check, show)");
         }
         lua_pop(L, 1);
     }
@@ -488,14 +535,19 @@ static int gpu_launch_l(lua_State *L)
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    lstage_lane_t lane;
+    memset(&lane, 0, sizeof lane);
+    lsimt_lane_output(L, 3, 4, nargs, &lane);
     simt_err_clear(&err);
-    if (gpu_launch(G->g, p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+    lane.gpu = gpu_run_begin(G->g, p, &cfg, args, (uint32_t)nargs, &err);
+    if (!lane.gpu)
         return lutil_error(L, "%s", err.msg);
-    push_stats(L, &st, gpu_desc(G->g));
-    lua_pushstring(L, p->name);
-    lua_setfield(L, -2, "kernel");
-    log_launch(L, p->name, &cfg);
-    return 1;
+    snprintf(lane.device, sizeof lane.device, "%s", gpu_desc(G->g)->name);
+    snprintf(lane.kernel, sizeof lane.kernel, "%s", p->name);
+    lane.finish = gpu_finish;
+    lane.gdesc = gpu_desc(G->g);
+    lane.gcfg = cfg;
+    return lstage_launch(L, &lane);
 }
 
 static const luaL_Reg gpu_methods[] = {
@@ -687,6 +739,7 @@ int luaopen_simt(lua_State *L)
     export_register(L);
     lchart_register(L);
     lcpu_register(L);
+    lstage_register(L);
     lua_pushstring(L, SIMT_VERSION);
     lua_setfield(L, -2, "version");
     ref_push(L);
