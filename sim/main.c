@@ -8,6 +8,7 @@
  *
  * Exit codes: 0 success, 1 the script or file failed, 2 bad usage.
  */
+#define _POSIX_C_SOURCE 200809L   /* mkdir */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,14 @@
 #include "export.h"
 #include "lsimt.h"
 #include "sandbox.h"
+#include "lstage.h"
 #include "trace.h"
+#ifdef SIMT_HAVE_STAGE
+#include "stage.h"
+#endif
+
+#include <errno.h>
+#include <sys/stat.h>
 
 #ifndef SIMT_VERSION
 #define SIMT_VERSION "0.1.0"
@@ -111,6 +119,14 @@ typedef struct cli_opts {
     const char *out;               /* sweep: --out FILE.csv                */
     const char *png;               /* sweep: --png FILE.png                */
     int unsafe;                    /* --unsafe: full Lua libraries (io, os) */
+    const char *lang;              /* --lang en|zh                         */
+    /* the stage (show, demo) */
+    int stage;                     /* open the stage (window or headless)  */
+    int headless;                  /* --headless                           */
+    const char *screenshot;        /* --screenshot FILE.png                */
+    const char *frames;            /* --frames DIR                         */
+    const char *every;             /* --every N                            */
+    const char *default_png;       /* headless without --screenshot: this  */
 } cli_opts_t;
 
 static int usage_error(const char *fmt, const char *what)
@@ -177,6 +193,15 @@ static lua_State *new_state(const char *script, int unsafe)
     return L;
 }
 
+/* "zh" when LC_ALL (or else LANG) starts with zh, otherwise "en". */
+static const char *lang_from_env(void)
+{
+    const char *v = getenv("LC_ALL");
+    if (!v || !v[0])
+        v = getenv("LANG");
+    return v && strncmp(v, "zh", 2) == 0 ? "zh" : "en";
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t ls = strlen(s), lx = strlen(suffix);
@@ -186,13 +211,14 @@ static int ends_with(const char *s, const char *suffix)
 /* Parse options from argv[i]: for `run` up to the first argument that is
  * not an option (returned: the script's index), for `sweep` all of them
  * (returned: argc). Prints the problem and returns -1 on bad usage. */
-static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
+static int parse_opts(int argc, char **argv, int i, int sweep, int stage, cli_opts_t *o)
 {
     static const struct {
         const char *opt, *field;   /* shortcut option -> GPU field */
     } shortcuts[] = { { "--sms", "sms" }, { "--dram-gbps", "dram_gbps" },
                       { "--clock-mhz", "clock_mhz" } };
     memset(o, 0, sizeof *o);
+    o->stage = stage;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         const char *opt = argv[i], **slot = NULL;
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -205,7 +231,15 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
             o->unsafe = 1;          /* a flag: takes no value */
             continue;
         }
+        if (strcmp(opt, "--headless") == 0 && stage) {
+            o->headless = 1;
+            continue;
+        }
         if (strcmp(opt, "--arch") == 0) slot = &o->arch;
+        else if (strcmp(opt, "--lang") == 0 && !sweep) slot = &o->lang;
+        else if (strcmp(opt, "--screenshot") == 0 && stage) slot = &o->screenshot;
+        else if (strcmp(opt, "--frames") == 0 && stage) slot = &o->frames;
+        else if (strcmp(opt, "--every") == 0 && stage) slot = &o->every;
         else if (strcmp(opt, "--stats") == 0 && !sweep) slot = &o->stats;
         else if (strcmp(opt, "--trace") == 0 && !sweep) slot = &o->trace;
         else if (strcmp(opt, "--trace-every") == 0 && !sweep) slot = &o->trace_every;
@@ -249,6 +283,22 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
     }
     if (o->stats && !ends_with(o->stats, ".csv") && !ends_with(o->stats, ".json")) {
         usage_error("--stats needs a file name ending in .csv or .json, got '%s'", o->stats);
+        return -1;
+    }
+    if (o->lang && strcmp(o->lang, "en") != 0 && strcmp(o->lang, "zh") != 0) {
+        usage_error("--lang is en or zh, got '%s'", o->lang);
+        return -1;
+    }
+    if (o->screenshot && !ends_with(o->screenshot, ".png")) {
+        usage_error("--screenshot needs a file name ending in .png, got '%s'", o->screenshot);
+        return -1;
+    }
+    if (o->every && (atoi(o->every) < 1 || strspn(o->every, "0123456789") != strlen(o->every))) {
+        usage_error("--every needs a whole number >= 1, got '%s'", o->every);
+        return -1;
+    }
+    if (o->every && !o->frames) {
+        usage_error("%s", "--every needs --frames DIR");
         return -1;
     }
     return i;
@@ -355,6 +405,38 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         sandbox_close(L);
         return 2;
     }
+    lstage_set_lang(L, o->lang ? o->lang : lang_from_env());
+#ifdef SIMT_HAVE_STAGE
+    stage_t *stage = NULL;
+    const char *default_png = NULL;
+    if (o->stage) {
+        if (o->frames && mkdir(o->frames, 0755) != 0 && errno != EEXIST) {
+            fprintf(stderr, "simtlab: --frames: cannot make the folder '%s': %s\n", o->frames, strerror(errno));
+            sandbox_close(L);
+            return 1;
+        }
+        char title[300];
+        const char *base = strrchr(script, '/');
+        snprintf(title, sizeof title, "simtlab - %s", base ? base + 1 : script);
+        stage_opts_t so = { .headless = o->headless, .screenshot = o->screenshot, .frames_dir = o->frames,
+                            .every = o->every ? atoi(o->every) : 1, .lang = o->lang, .title = title };
+        simt_err_clear(&err);
+        stage = stage_open(&so, &err);
+        if (!stage) {
+            fprintf(stderr, "simtlab: %s\n", err.msg);
+            sandbox_close(L);
+            return 1;
+        }
+        if (stage_headless(stage) && !o->screenshot && o->default_png) {
+            stage_set_screenshot(stage, o->default_png);
+            default_png = o->default_png;
+        }
+        lstage_attach(L, stage_ops(stage));
+    }
+#else
+    if (o->stage && !o->headless)
+        fprintf(stderr, "simtlab: built without SDL2: no window, text only\n");
+#endif
     if (o->arch) {
         lua_pushstring(L, o->arch);
         lua_setfield(L, -2, "arch");
@@ -406,14 +488,29 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         status = sandbox_pcall(L, nargs, 0, 1);
     }
     if (status != LUA_OK) {
+        int closed = lua_getfield(L, LUA_REGISTRYINDEX, LSTAGE_QUIT_KEY) == LUA_TBOOLEAN;
+        lua_pop(L, 1);
         const char *msg = lua_tostring(L, -1);
-        fprintf(stderr, "simtlab: %s\n", msg ? msg : "(error object is not a string)");
-        rc = 1;
+        if (!closed) {   /* closing the window is not a failure */
+            fprintf(stderr, "simtlab: %s\n", msg ? msg : "(error object is not a string)");
+            rc = 1;
+        }
     }
     /* the launches made before a failure are still worth keeping */
     if (o->stats && write_stats(L, o) != 0)
         rc = 1;
-    sandbox_close(L); /* no launch can use the trace after this */
+    sandbox_close(L); /* no launch can use the trace (or the stage) after this */
+#ifdef SIMT_HAVE_STAGE
+    if (stage) {
+        simt_err_clear(&err);
+        if (stage_close(stage, &err) != 0) {
+            fprintf(stderr, "simtlab: %s\n", err.msg);
+            rc = 1;
+        } else if (o->screenshot || default_png) {
+            printf("simtlab: picture of the last frame written to %s\n", o->screenshot ? o->screenshot : default_png);
+        }
+    }
+#endif
     if (trace) {
         simt_err_clear(&err);
         if (trace_close(trace, &err) != 0) {
@@ -592,7 +689,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0) {
         cli_opts_t o;
-        int i = parse_opts(argc, argv, 2, 0, &o);
+        int i = parse_opts(argc, argv, 2, 0, 0, &o);
         if (i < 0)
             return 2;
         if (i >= argc)
@@ -602,7 +699,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "sweep") == 0) {
         cli_opts_t o;
-        if (parse_opts(argc, argv, 2, 1, &o) < 0)
+        if (parse_opts(argc, argv, 2, 1, 0, &o) < 0)
             return 2;
         return run_sweep(&o);
     }
@@ -611,20 +708,30 @@ int main(int argc, char **argv)
             return usage_error("%s", "'asm' needs one file: simtlab asm FILE.s");
         return asm_listing(argv[2]);
     }
+    if (strcmp(cmd, "show") == 0) {
+        cli_opts_t o;
+        int i = parse_opts(argc, argv, 2, 0, 1, &o);
+        if (i < 0)
+            return 2;
+        if (i >= argc)
+            return usage_error("%s", "'show' needs a script: simtlab show [OPTIONS] SCRIPT.lua [ARGS...]");
+        return run_script(argv[i], argc - i - 1, argv + i + 1, &o);
+    }
     if (strcmp(cmd, "demo") == 0) {
         char path[1024];
-        if (argc != 2)
-            return usage_error("%s", "'demo' takes no arguments");
+        cli_opts_t o;
+        int i = parse_opts(argc, argv, 2, 0, 1, &o);
+        if (i < 0)
+            return 2;
+        if (i != argc)
+            return usage_error("'demo' takes only options, got '%s'", argv[i]);
         if (arch_find_file("lessons/demo.lua", path, sizeof path) != 0) {
             fprintf(stderr, "simtlab: cannot find lessons/demo.lua (set SIMTLAB_HOME to the "
                             "simtlab directory)\n");
             return 1;
         }
-        {
-            cli_opts_t o;
-            memset(&o, 0, sizeof o);
-            return run_script(path, 0, NULL, &o);
-        }
+        o.default_png = "simtlab-demo.png";
+        return run_script(path, 0, NULL, &o);
     }
     if (strcmp(cmd, "presets") == 0) {
         if (argc != 2)

@@ -293,10 +293,15 @@ static int l_lang(lua_State *L)
     return 1;
 }
 
-/* simt.on_stage() -> true when launches show in a window or headless stage */
+/* simt.on_stage() -> "window", "headless" (a stage draws off-screen) or
+ * false (no stage: `simtlab run`) */
 static int l_on_stage(lua_State *L)
 {
-    lua_pushboolean(L, lstage_get(L) != NULL);
+    const lstage_ops_t *ops = lstage_get(L);
+    if (ops)
+        lua_pushstring(L, ops->interactive ? "window" : "headless");
+    else
+        lua_pushboolean(L, 0);
     return 1;
 }
 

@@ -59,6 +59,7 @@ enum {
 
 typedef struct lstage_ops {
     void *self;
+    int interactive;             /* a window someone can press keys in      */
     /* Play the lanes' runs together until each has finished or failed;
      * interruptible: knob keys end the play early (LSTAGE_INTERRUPTED)
      * when interruptible != 0. The runs are not ended (the caller does). */

@@ -1,0 +1,775 @@
+/* stage_view.c - draw the classroom stage (see stage_view.h).
+ *
+ * Everything is drawn with SDL_Renderer calls (rectangles, lines, text
+ * textures), so the same code draws into a window or, headless, into a
+ * software surface. Sizes are given at zoom 1 and scaled by S(). Each
+ * element that a student may point at leaves a "hint" (its rectangle and
+ * one sentence in both languages); the tooltip under the mouse is drawn
+ * last.
+ */
+#include "stage_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_HINTS 96
+#define BODY 18          /* body text, px at zoom 1 */
+#define SMALL 16         /* axis and legend details */
+#define HEAD 22          /* titles */
+
+typedef struct hint {
+    SDL_Rect r;
+    const char *en, *zh;
+    char buf[400];       /* en text when it is made up on the fly */
+    char bufzh[400];
+} hint_t;
+
+typedef struct theme {
+    SDL_Color bg, panel, ink, muted, grid, accent, empty, bar_bg;
+} theme_t;
+
+typedef struct ctx {
+    SDL_Renderer *r;
+    text_t *t;
+    const view_model_t *m;
+    double z;
+    theme_t th;
+    hint_t hints[MAX_HINTS];
+    int nhints;
+} ctx_t;
+
+/* Okabe & Ito's colour-blind-safe palette. */
+static const SDL_Color OI_BLACK = { 0, 0, 0, 255 }, OI_ORANGE = { 230, 159, 0, 255 },
+                       OI_SKY = { 86, 180, 233, 255 }, OI_GREEN = { 0, 158, 115, 255 },
+                       OI_YELLOW = { 240, 228, 66, 255 }, OI_BLUE = { 0, 114, 178, 255 },
+                       OI_VERMILLION = { 213, 94, 0, 255 }, OI_PURPLE = { 204, 121, 167, 255 };
+
+SDL_Color view_status_color(int status, int dark)
+{
+    SDL_Color empty = dark ? (SDL_Color){ 52, 56, 62, 255 } : (SDL_Color){ 226, 228, 232, 255 };
+    switch (status) {
+    case REC_ISSUE_FP32: return OI_GREEN;
+    case REC_ISSUE_TENSOR: return OI_PURPLE;
+    case REC_ISSUE_MEMORY: return OI_BLUE;
+    case REC_ISSUE_OTHER: return OI_SKY;
+    case REC_READY: return OI_YELLOW;
+    case REC_WAIT_MEMORY: return OI_VERMILLION;
+    case REC_WAIT_DEPENDENCY: return OI_ORANGE;
+    case REC_WAIT_PIPE: return (SDL_Color){ 245, 205, 140, 255 };
+    case REC_BARRIER: return dark ? (SDL_Color){ 200, 200, 200, 255 } : OI_BLACK;
+    case REC_DONE: return dark ? (SDL_Color){ 100, 104, 110, 255 } : (SDL_Color){ 170, 172, 176, 255 };
+    default: return empty;
+    }
+}
+
+static const char *const short_en[REC_STATUS_COUNT] = {
+    "no warp", "FP32 math", "Tensor Core", "load/store", "integer/branch", "ready",
+    "wait: memory", "wait: result", "unit busy", "barrier", "finished",
+};
+static const char *const short_zh[REC_STATUS_COUNT] = {
+    "空槽位", "FP32 运算", "Tensor Core", "访存", "整数/分支", "就绪",
+    "等内存", "等结果", "单元忙", "屏障", "已完成",
+};
+static const char *const status_en[REC_STATUS_COUNT] = {
+    "no warp", "issuing FP32 math", "issuing Tensor Core math", "issuing a load/store",
+    "issuing integer/branch", "ready, waiting its turn", "waiting for memory", "waiting for a result",
+    "unit busy", "waiting at a barrier", "finished",
+};
+static const char *const status_zh[REC_STATUS_COUNT] = {
+    "空闲槽位", "正在发射 FP32 运算", "正在发射 Tensor Core 运算", "正在发射访存指令",
+    "正在发射整数/分支", "就绪，等待调度", "等待内存", "等待计算结果",
+    "功能单元忙", "在屏障处等待", "已完成",
+};
+
+static int S(const ctx_t *c, double v) { return (int)lround(v * c->z); }
+
+static const char *tr(const ctx_t *c, const char *en, const char *zh)
+{
+    return c->m->zh && zh ? zh : en;
+}
+
+static void color(ctx_t *c, SDL_Color k)
+{
+    SDL_SetRenderDrawColor(c->r, k.r, k.g, k.b, k.a);
+}
+
+static void fill(ctx_t *c, int x, int y, int w, int h, SDL_Color k)
+{
+    SDL_Rect rc = { x, y, w, h };
+    color(c, k);
+    SDL_RenderFillRect(c->r, &rc);
+}
+
+static void frame_rect(ctx_t *c, int x, int y, int w, int h, SDL_Color k)
+{
+    SDL_Rect rc = { x, y, w, h };
+    color(c, k);
+    SDL_RenderDrawRect(c->r, &rc);
+}
+
+static SDL_Color blend(SDL_Color a, SDL_Color b, double f)
+{
+    SDL_Color o = { (Uint8)lround(a.r + (b.r - a.r) * f), (Uint8)lround(a.g + (b.g - a.g) * f),
+                    (Uint8)lround(a.b + (b.b - a.b) * f), 255 };
+    return o;
+}
+
+/* Text at zoom-scaled size; returns its width in pixels. */
+static int txt(ctx_t *c, const char *s, int x, int y, int px, text_style_t st, SDL_Color k)
+{
+    return text_draw(c->t, s, x, y, S(c, px), st, k);
+}
+
+static int txt_w(ctx_t *c, const char *s, int px, text_style_t st)
+{
+    return text_width(c->t, s, S(c, px), st);
+}
+
+/* Right-aligned text ending at x. */
+static int txt_right(ctx_t *c, const char *s, int x, int y, int px, text_style_t st, SDL_Color k)
+{
+    int w = txt_w(c, s, px, st);
+    txt(c, s, x - w, y, px, st, k);
+    return w;
+}
+
+static hint_t *hint(ctx_t *c, int x, int y, int w, int h, const char *en, const char *zh)
+{
+    if (c->nhints >= MAX_HINTS)
+        return NULL;
+    hint_t *k = &c->hints[c->nhints++];
+    k->r = (SDL_Rect){ x, y, w, h };
+    k->en = en;
+    k->zh = zh;
+    k->buf[0] = k->bufzh[0] = '\0';
+    return k;
+}
+
+/* A hint whose text is formatted now (both languages). */
+static void hintf(ctx_t *c, int x, int y, int w, int h, const char *en, const char *zh)
+{
+    hint_t *k = hint(c, x, y, w, h, NULL, NULL);
+    if (!k)
+        return;
+    snprintf(k->buf, sizeof k->buf, "%s", en);
+    snprintf(k->bufzh, sizeof k->bufzh, "%s", zh);
+    k->en = k->buf;
+    k->zh = k->bufzh;
+}
+
+/* "1,234,567" */
+static const char *commas(uint64_t v, char *buf, size_t n)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v), o = 0;
+    for (int i = 0; i < len && o + 2 < (int)n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* A time in the unit that reads best: "812 ns", "403.4 µs", "3.21 ms", "1.5 s". */
+static const char *fmt_time(double us, char *buf, size_t n)
+{
+    if (us < 1.0)
+        snprintf(buf, n, "%.0f ns", us * 1e3);
+    else if (us < 1e3)
+        snprintf(buf, n, "%.1f µs", us);
+    else if (us < 1e6)
+        snprintf(buf, n, "%.2f ms", us / 1e3);
+    else
+        snprintf(buf, n, "%.2f s", us / 1e6);
+    return buf;
+}
+
+static const char *fmt_rate(double gb, char *buf, size_t n)
+{
+    if (gb >= 1000.0)
+        snprintf(buf, n, "%.2f TB/s", gb / 1000.0);
+    else if (gb >= 10.0)
+        snprintf(buf, n, "%.0f GB/s", gb);
+    else
+        snprintf(buf, n, "%.1f GB/s", gb);
+    return buf;
+}
+
+static const char *fmt_flops(double gflops, char *buf, size_t n)
+{
+    if (gflops >= 1000.0)
+        snprintf(buf, n, "%.1f TFLOP/s", gflops / 1000.0);
+    else if (gflops >= 10.0)
+        snprintf(buf, n, "%.0f GFLOP/s", gflops);
+    else
+        snprintf(buf, n, "%.2f GFLOP/s", gflops);
+    return buf;
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+static void draw_header(ctx_t *c, int h)
+{
+    const view_model_t *m = c->m;
+    char a[64], line[200];
+    fill(c, 0, 0, m->width, h, c->th.panel);
+    int x = S(c, 16), y = (h - text_height(c->t, S(c, HEAD))) / 2;
+    const char *title = tr(c, m->title_en ? m->title_en : "simtlab", m->title_zh);
+    x += txt(c, title, x, y, HEAD, TEXT_BOLD, c->th.ink);
+    if (m->step) {
+        x += S(c, 16);
+        txt(c, m->step, x, y + S(c, 3), BODY, TEXT_SANS, c->th.muted);
+    }
+    /* right: the time scale, the state, the key hint */
+    fmt_time(m->speed_us, a, sizeof a);
+    if (m->zh)
+        snprintf(line, sizeof line, "这里 1 秒 = 模拟的 %s%s%s", a, m->paused ? " · 已暂停" : "",
+                 m->scrubbing ? " · 回看中" : "");
+    else
+        snprintf(line, sizeof line, "1 second here = %s simulated%s%s", a, m->paused ? " · paused" : "",
+                 m->scrubbing ? " · replay" : "");
+    int right = m->width - S(c, 16);
+    int kw = txt_right(c, tr(c, "H: help", "H: 帮助"), right, y + S(c, 3), BODY, TEXT_SANS, c->th.muted);
+    int lw = txt_right(c, line, right - kw - S(c, 24), y + S(c, 3), BODY, TEXT_BOLD,
+                       m->paused ? OI_VERMILLION : c->th.ink);
+    hint(c, right - kw - S(c, 24) - lw, 0, lw, h,
+         "The simulator slows time down so you can watch: Up/Down change the speed, Space pauses.",
+         "模拟器把时间放慢，让你看清楚：上/下键调速度，空格键暂停。");
+    if (m->lagging)
+        txt_right(c, tr(c, "this computer cannot simulate that fast: slower than asked",
+                        "电脑模拟不了这么快：实际比设定慢"),
+                  right, y + S(c, 3) + S(c, 24), SMALL, TEXT_SANS, OI_VERMILLION);
+}
+
+/* ---- a lane: one run --------------------------------------------------- */
+
+static const char *lane_name(const view_lane_t *L)
+{
+    return L->is_cpu ? L->cdesc->name : L->gdesc->name;
+}
+
+/* One SM as a box: a row per warp slot, a cell per lane. */
+static void draw_sm_lanes(ctx_t *c, const view_lane_t *L, uint32_t sm, int x, int y, int w, int h)
+{
+    const rec_t *rec = L->rec;
+    uint32_t slots = rec_slots(rec);
+    const uint8_t *st = rec_frame_status(rec, L->frame);
+    const uint32_t *act = rec_frame_active(rec, L->frame);
+    const uint32_t *live = rec_frame_live(rec, L->frame);
+    char lbl[32];
+    fill(c, x, y, w, h, c->th.bar_bg);
+    frame_rect(c, x, y, w, h, c->th.grid);
+    snprintf(lbl, sizeof lbl, "SM %u", sm);
+    int th = text_height(c->t, S(c, SMALL));
+    txt(c, lbl, x + S(c, 4), y + S(c, 2), SMALL, TEXT_BOLD, c->th.ink);
+    int gy = y + th + S(c, 4), gh = h - th - S(c, 8), gx = x + S(c, 4), gw = w - S(c, 8);
+    int rowh = gh / (int)slots;
+    int cell = gw / 32;
+    if (rowh < 1 || cell < 1)
+        return;
+    int ch = rowh > 2 ? rowh - 1 : rowh;
+    for (uint32_t s = 0; s < slots; s++) {
+        size_t k = (size_t)sm * slots + s;
+        int status = st ? st[k] : REC_EMPTY;
+        SDL_Color on = view_status_color(status, c->m->dark);
+        SDL_Color empty = view_status_color(REC_EMPTY, c->m->dark);
+        SDL_Color masked = blend(on, c->th.bar_bg, 0.72);
+        for (int lane = 0; lane < 32; lane++) {
+            uint32_t bit = 1u << lane;
+            SDL_Color k2 = empty;
+            if (status != REC_EMPTY && live && (live[k] & bit))
+                k2 = (act && (act[k] & bit)) ? on : masked;
+            fill(c, gx + lane * cell, gy + (int)s * rowh, cell > 2 ? cell - 1 : cell, ch, k2);
+        }
+    }
+    hintf(c, x, y, w, h,
+          "One SM (streaming multiprocessor): each row is a warp slot, each small cell one of its 32 "
+          "lanes (threads). Colours say what the warp is doing (legend on the right).",
+          "一个 SM（流式多处理器）：每一行是一个 warp 槽位，每个小格是它的 32 个线程之一。颜色表示这个 warp "
+          "在做什么（图例在右边）。");
+}
+
+/* Many SMs: a grid of small squares, each a grid of its warp slots. */
+static void draw_sm_grid(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
+{
+    const rec_t *rec = L->rec;
+    uint32_t nsm = rec_sms(rec), slots = rec_slots(rec);
+    const uint8_t *st = rec_frame_status(rec, L->frame);
+    uint32_t sc = 1;
+    while (sc * sc < slots)
+        sc++;
+    uint32_t sr = (slots + sc - 1) / sc;
+    /* columns of SMs that fill the area best */
+    int best_cols = 1, best_px = 0;
+    for (uint32_t cols = 1; cols <= nsm; cols++) {
+        uint32_t rows = (nsm + cols - 1) / cols;
+        int px = w / (int)(cols * (sc + 1));
+        int py = h / (int)(rows * (sr + 1));
+        int p = px < py ? px : py;
+        if (p > best_px) {
+            best_px = p;
+            best_cols = (int)cols;
+        }
+    }
+    int p = best_px < 1 ? 1 : best_px;
+    int box = (int)sc * p, boxh = (int)sr * p, gap = p;
+    int cols = best_cols;
+    int rows = ((int)nsm + cols - 1) / cols;
+    int ox = x + (w - cols * (box + gap)) / 2, oy = y + (h - rows * (boxh + gap)) / 2;
+    for (uint32_t sm = 0; sm < nsm; sm++) {
+        int bx = ox + (int)(sm % (uint32_t)cols) * (box + gap), by = oy + (int)(sm / (uint32_t)cols) * (boxh + gap);
+        for (uint32_t s = 0; s < slots; s++) {
+            int status = st ? st[(size_t)sm * slots + s] : REC_EMPTY;
+            fill(c, bx + (int)(s % sc) * p, by + (int)(s / sc) * p, p, p, view_status_color(status, c->m->dark));
+        }
+    }
+    char en[400], zh[400];
+    snprintf(en, sizeof en, "All %u SMs of the %s; each small square is one SM and each dot in it one of its "
+             "%u warp slots, coloured by what that warp is doing.", nsm, L->gdesc->name, slots);
+    snprintf(zh, sizeof zh, "%s 的全部 %u 个 SM：每个小方块是一个 SM，里面每个点是它的 %u 个 warp 槽位之一，"
+             "颜色表示这个 warp 在做什么。", L->gdesc->name, nsm, slots);
+    hintf(c, x, y, w, h, en, zh);
+}
+
+static void draw_cpu(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
+{
+    const rec_t *rec = L->rec;
+    uint32_t cores = rec_sms(rec);
+    const uint8_t *st = rec_frame_status(rec, L->frame);
+    uint32_t cols = 1;
+    while (cols * cols < cores)
+        cols++;
+    uint32_t rows = (cores + cols - 1) / cols;
+    int cw = w / (int)cols, chh = h / (int)rows;
+    int bw = cw, bh = chh;
+    if (cores == 1) {   /* one core: a box big enough for its words */
+        bw = S(c, 220) < w ? S(c, 220) : w;
+        bh = S(c, 130) < h ? S(c, 130) : h;
+    } else {
+        bw = bh = cw < chh ? cw : chh;
+    }
+    int ox = x + (w - bw * (int)cols) / 2, oy = y + (h - bh * (int)rows) / 2;
+    for (uint32_t k = 0; k < cores; k++) {
+        int status = st ? st[k * rec_slots(rec)] : REC_EMPTY;
+        int bx = ox + (int)(k % cols) * bw, by = oy + (int)(k / cols) * bh;
+        fill(c, bx + 2, by + 2, bw - 4, bh - 4, view_status_color(status, c->m->dark));
+        frame_rect(c, bx + 2, by + 2, bw - 4, bh - 4, c->th.grid);
+        if (cores == 1) {
+            SDL_Color ink = status == REC_ISSUE_MEMORY || status == REC_BARRIER ? (SDL_Color){ 255, 255, 255, 255 }
+                                                                                : OI_BLACK;
+            txt(c, tr(c, "1 core", "1 个核心"), bx + S(c, 12), by + S(c, 10), HEAD, TEXT_BOLD, ink);
+            const char *what = status == REC_EMPTY ? tr(c, "idle", "空闲")
+                               : status == REC_ISSUE_FP32 ? tr(c, "FP32 math", "FP32 运算")
+                               : status == REC_ISSUE_MEMORY ? tr(c, "load / store", "访存")
+                               : tr(c, "integer, branch", "整数、分支");
+            txt(c, tr(c, "now:", "正在："), bx + S(c, 12), by + S(c, 44), BODY, TEXT_SANS, ink);
+            txt(c, what, bx + S(c, 12), by + S(c, 68), BODY, TEXT_BOLD, ink);
+        }
+    }
+    char en[400], zh[400];
+    if (cores == 1) {
+        snprintf(en, sizeof en, "One CPU core: it runs the threads one after another, one instruction at a time "
+                 "(the colour is the kind of instruction it runs now).");
+        snprintf(zh, sizeof zh, "一个 CPU 核心：它一个接一个地运行线程，一次一条指令（颜色是它现在执行的指令类型）。");
+    } else {
+        snprintf(en, sizeof en, "%u CPU cores, each running one block of threads at a time.", cores);
+        snprintf(zh, sizeof zh, "%u 个 CPU 核心，每个一次运行一个线程块。", cores);
+    }
+    hintf(c, x, y, w, h, en, zh);
+}
+
+/* viridis, 5 stops */
+static SDL_Color ramp(double f)
+{
+    static const SDL_Color stops[5] = { { 68, 1, 84, 255 },    { 59, 82, 139, 255 }, { 33, 145, 140, 255 },
+                                        { 94, 201, 98, 255 }, { 253, 231, 37, 255 } };
+    if (!(f >= 0.0))
+        f = 0.0;
+    if (f > 1.0)
+        f = 1.0;
+    double p = f * 4.0;
+    int i = (int)p;
+    if (i >= 4)
+        return stops[4];
+    return blend(stops[i], stops[i + 1], p - i);
+}
+
+/* The output as a picture: one pixel block per value; values not yet
+ * written (still 0) in the empty colour. */
+static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
+{
+    if (!L->out || !L->rows || !L->cols)
+        return;
+    int side = w < h ? w : h;
+    uint32_t big = L->rows > L->cols ? L->rows : L->cols;
+    int pw = (int)((uint64_t)side * L->cols / big), ph = (int)((uint64_t)side * L->rows / big);
+    int ox = x + (w - pw) / 2;
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, (int)L->cols, (int)L->rows, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!s)
+        return;
+    SDL_Color empty = view_status_color(REC_EMPTY, c->m->dark);
+    double span = L->vmax > L->vmin ? L->vmax - L->vmin : 1.0;
+    uint64_t written = 0;
+    for (uint32_t i = 0; i < L->rows; i++) {
+        uint32_t *row = (uint32_t *)((uint8_t *)s->pixels + (size_t)i * s->pitch);
+        for (uint32_t j = 0; j < L->cols; j++) {
+            uint64_t k = (uint64_t)i * L->cols + j;
+            SDL_Color col = empty;
+            if (k < L->out_n && L->out[k] != 0.0f) {
+                col = ramp((L->out[k] - L->vmin) / span);
+                written++;
+            }
+            row[j] = 0xFF000000u | ((uint32_t)col.r << 16) | ((uint32_t)col.g << 8) | col.b;
+        }
+    }
+    SDL_Texture *tx = SDL_CreateTextureFromSurface(c->r, s);
+    SDL_FreeSurface(s);
+    if (tx) {
+        SDL_Rect dst = { ox, y, pw, ph };
+        SDL_RenderCopy(c->r, tx, NULL, &dst);
+        SDL_DestroyTexture(tx);
+    }
+    frame_rect(c, ox - 1, y - 1, pw + 2, ph + 2, c->th.grid);
+    char en[400], zh[400];
+    snprintf(en, sizeof en, "The result, %u x %u values, painted as they are written (%.0f%% done). Grey: not "
+             "computed yet. The colour is the value (dark = small, yellow = large).",
+             L->rows, L->cols, L->out_n ? 100.0 * (double)written / (double)L->out_n : 0.0);
+    snprintf(zh, sizeof zh, "计算结果，%u x %u 个数，写入时就画出来（已完成 %.0f%%）。灰色：还没算。颜色表示数值"
+             "（深色小，黄色大）。", L->rows, L->cols, L->out_n ? 100.0 * (double)written / (double)L->out_n : 0.0);
+    hintf(c, ox, y, pw, ph, en, zh);
+}
+
+static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
+{
+    char a[64], b[64], line[200];
+    const rec_frame_t *f = rec_frame(L->rec, L->frame);
+    fill(c, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8), c->th.panel);
+    int px = x + S(c, 14), py = y + S(c, 10);
+    /* name and what it is */
+    int nw = txt(c, lane_name(L), px, py, HEAD, TEXT_BOLD, c->th.ink);
+    if (L->is_cpu)
+        snprintf(line, sizeof line, L->cdesc->cores == 1 ? tr(c, "CPU · 1 core", "CPU · 1 个核心")
+                                                         : tr(c, "CPU · %u cores", "CPU · %u 个核心"),
+                 L->cdesc->cores);
+    else
+    {
+        char n1[32];
+        snprintf(line, sizeof line, tr(c, "GPU · %u SMs · %s FP32 lanes", "GPU · %u 个 SM · %s 条 FP32 通道"),
+                 L->gdesc->sms, commas((uint64_t)L->gdesc->sms * L->gdesc->fp32_lanes_per_sm, n1, sizeof n1));
+    }
+    txt(c, line, px + nw + S(c, 12), py + S(c, 3), BODY, TEXT_SANS, c->th.muted);
+    py += text_height(c->t, S(c, HEAD)) + S(c, 2);
+    /* its clock */
+    double clock = L->is_cpu ? L->cdesc->clock_mhz : L->gdesc->clock_mhz;
+    uint64_t cyc = f ? f->cycle : 0;
+    if (L->failed)
+        snprintf(line, sizeof line, "%s", tr(c, "stopped with an error", "出错停止"));
+    else if (L->done)
+        snprintf(line, sizeof line, tr(c, "done in %s (%s cycles)", "用时 %s（%s 个周期）"),
+                 fmt_time(L->total_us, a, sizeof a), commas(cyc, b, sizeof b));
+    else
+        snprintf(line, sizeof line, tr(c, "running: %s (%s cycles)", "运行中：%s（%s 个周期）"),
+                 fmt_time(L->time_us, a, sizeof a), commas(cyc, b, sizeof b));
+    int lw = txt(c, line, px, py, BODY, L->done ? TEXT_BOLD : TEXT_SANS, L->done ? OI_GREEN : c->th.ink);
+    snprintf(a, sizeof a, "%.0f MHz", clock);
+    char en[400], zh[400];
+    snprintf(en, sizeof en, "Simulated time on this %s: its cycles divided by its clock (%s). Every device here "
+             "moves on the same clock, so you see the true speed difference.", L->is_cpu ? "CPU" : "GPU", a);
+    snprintf(zh, sizeof zh, "这台%s上的模拟时间：周期数除以时钟频率（%s）。这里所有设备按同一个时钟前进，"
+             "所以你看到的是真实的速度差别。", L->is_cpu ? " CPU " : " GPU ", a);
+    hintf(c, px, py, lw, text_height(c->t, S(c, BODY)), en, zh);
+    py += text_height(c->t, S(c, BODY)) + S(c, 2);
+    if (L->fast_forward > 1.0) {
+        snprintf(line, sizeof line, tr(c, "fast-forward x%.0f: the GPU is done, so we speed up", "快进 x%.0f：GPU 已完成，所以加速播放"),
+                 L->fast_forward);
+        txt(c, line, px, py, BODY, TEXT_BOLD, OI_VERMILLION);
+    }
+    py += text_height(c->t, S(c, BODY)) + S(c, 4);
+    /* the device */
+    int inner = w - S(c, 28);
+    int dev_h = (h - (py - y)) * 45 / 100;
+    if (L->is_cpu) {
+        draw_cpu(c, L, px, py, inner, dev_h);
+    } else {
+        uint32_t nsm = rec_sms(L->rec);
+        if (nsm <= 4 && rec_slots(L->rec) <= 16) {
+            int gap = S(c, 8), bw = (inner - gap * ((int)nsm - 1)) / (int)nsm;
+            for (uint32_t s = 0; s < nsm; s++)
+                draw_sm_lanes(c, L, s, px + (int)s * (bw + gap), py, bw, dev_h);
+        } else {
+            draw_sm_grid(c, L, px, py, inner, dev_h);
+        }
+    }
+    py += dev_h + S(c, 8);
+    /* blocks */
+    if (f) {
+        uint64_t running = f->blocks_total > f->blocks_done + f->blocks_waiting
+                               ? f->blocks_total - f->blocks_done - f->blocks_waiting : 0;
+        if (L->is_cpu)
+            running = f->blocks_total > f->blocks_done ? (f->blocks_done < f->blocks_total ? 1 : 0) : 0;
+        snprintf(line, sizeof line, tr(c, "blocks: %llu of %llu done", "线程块：%llu / %llu 已完成"),
+                 (unsigned long long)f->blocks_done, (unsigned long long)f->blocks_total);
+        int bw2 = txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+        (void)running;
+        snprintf(en, sizeof en, "The work is cut into %llu blocks of threads. A GPU runs many blocks at once, one "
+                 "per SM slot; a CPU core runs one after another.", (unsigned long long)f->blocks_total);
+        snprintf(zh, sizeof zh, "工作被分成 %llu 个线程块。GPU 同时运行很多块，每个 SM 槽位一个；CPU 核心一个接一个地运行。",
+                 (unsigned long long)f->blocks_total);
+        hintf(c, px, py, bw2, text_height(c->t, S(c, BODY)), en, zh);
+        py += text_height(c->t, S(c, BODY)) + S(c, 6);
+    }
+    int out_h = y + h - S(c, 12) - py;
+    draw_output(c, L, px, py, inner, out_h);
+}
+
+/* ---- the detail column -------------------------------------------------- */
+
+static int draw_bar(ctx_t *c, int x, int y, int w, const char *label, double now, double peak, SDL_Color k,
+                    const char *en, const char *zh)
+{
+    char a[48], b[48], line[160];
+    snprintf(line, sizeof line, "%s  %s / %s", label, fmt_rate(now, a, sizeof a), fmt_rate(peak, b, sizeof b));
+    int th = text_height(c->t, S(c, BODY));
+    txt(c, line, x, y, BODY, TEXT_SANS, c->th.ink);
+    int by = y + th + S(c, 1), bh = S(c, 12);
+    fill(c, x, by, w, bh, c->th.bar_bg);
+    double f = peak > 0 ? now / peak : 0;
+    if (f > 1.0)
+        f = 1.0;
+    fill(c, x, by, (int)lround(w * f), bh, k);
+    frame_rect(c, x, by, w, bh, c->th.grid);
+    hint(c, x, y, w, th + bh + S(c, 2), en, zh);
+    return th + bh + S(c, 8);
+}
+
+static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
+{
+    char a[64], b[64], line[200];
+    fill(c, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8), c->th.panel);
+    int px = x + S(c, 14), py = y + S(c, 10), iw = w - S(c, 28);
+    int th = text_height(c->t, S(c, BODY));
+    if (!L) {
+        txt(c, tr(c, "(no GPU on the stage)", "（舞台上没有 GPU）"), px, py, BODY, TEXT_SANS, c->th.muted);
+        return;
+    }
+    const rec_frame_t *f = rec_frame(L->rec, L->frame);
+    snprintf(line, sizeof line, tr(c, "Inside the %s", "%s 内部"), L->gdesc->name);
+    txt(c, line, px, py, HEAD, TEXT_BOLD, c->th.ink);
+    py += text_height(c->t, S(c, HEAD)) + S(c, 4);
+    /* memory */
+    py += draw_bar(c, px, py, iw, "DRAM", L->bw_now[GPU_LEVEL_DRAM], L->bw_peak[GPU_LEVEL_DRAM], OI_VERMILLION,
+                   "DRAM (HBM): the GPU's main memory. The bar is the bandwidth in use now against the most it "
+                   "can move; a full bar means the kernel waits on memory.",
+                   "DRAM（显存，HBM）：GPU 的主内存。条形是现在用掉的带宽和最大带宽之比；满了说明内核在等内存。");
+    py += draw_bar(c, px, py, iw, "L2", L->bw_now[GPU_LEVEL_L2], L->bw_peak[GPU_LEVEL_L2], OI_ORANGE,
+                   "L2 cache: shared by all SMs, faster than DRAM. Data read again soon is found here.",
+                   "L2 缓存：所有 SM 共用，比显存快。很快又要读的数据在这里就能找到。");
+    py += draw_bar(c, px, py, iw, tr(c, "L1 / shared", "L1 / 共享内存"), L->bw_now[GPU_LEVEL_LSU],
+                   L->bw_peak[GPU_LEVEL_LSU], OI_BLUE,
+                   "L1 and shared memory: inside each SM, the fastest memory. Tiled kernels reuse data here.",
+                   "L1 和共享内存：在每个 SM 内部，最快的内存。分块（tiling）的内核在这里重复使用数据。");
+    /* FLOP/s */
+    fmt_flops(L->nhist ? L->gflops_hist[L->nhist - 1] : 0, a, sizeof a);
+    fmt_flops(L->peak_gflops, b, sizeof b);
+    snprintf(line, sizeof line, tr(c, "math  %s / %s", "计算  %s / %s"), a, b);
+    txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+    py += th + S(c, 2);
+    int ch = S(c, 60);
+    fill(c, px, py, iw, ch, c->th.bar_bg);
+    frame_rect(c, px, py, iw, ch, c->th.grid);
+    if (L->nhist > 1 && L->peak_gflops > 0) {
+        color(c, OI_GREEN);
+        for (int i = 1; i < L->nhist; i++) {
+            double f0 = L->gflops_hist[i - 1] / L->peak_gflops, f1 = L->gflops_hist[i] / L->peak_gflops;
+            f0 = f0 > 1 ? 1 : f0;
+            f1 = f1 > 1 ? 1 : f1;
+            int x0 = px + (i - 1) * iw / VIEW_HISTORY, x1 = px + i * iw / VIEW_HISTORY;
+            SDL_RenderDrawLine(c->r, x0, py + ch - 1 - (int)(f0 * (ch - 2)), x1, py + ch - 1 - (int)(f1 * (ch - 2)));
+            SDL_RenderDrawLine(c->r, x0, py + ch - 2 - (int)(f0 * (ch - 2)), x1, py + ch - 2 - (int)(f1 * (ch - 2)));
+        }
+    }
+    hint(c, px, py - th, iw, ch + th,
+         "Floating-point operations per second, against the FP32 peak (the top of the box): how much of the "
+         "GPU's arithmetic the kernel uses.",
+         "每秒浮点运算次数，和 FP32 峰值（方框顶部）相比：内核用掉了 GPU 多少计算能力。");
+    py += ch + S(c, 8);
+    /* warp states */
+    if (f) {
+        uint32_t total = 0;
+        for (int s = 1; s < REC_STATUS_COUNT; s++)
+            total += f->by_status[s];
+        uint32_t slots = rec_sms(L->rec) * rec_slots(L->rec);
+        snprintf(line, sizeof line, tr(c, "warps: %u in %u slots", "warp：%u 个，共 %u 个槽位"), total, slots);
+        txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+        hint(c, px, py, iw, th,
+             "Warps on the GPU now, against the warp slots of all SMs (occupancy). More warps give the "
+             "schedulers something to run while others wait for memory.",
+             "现在 GPU 上的 warp 数和所有 SM 的 warp 槽位数之比（占用率）。warp 越多，别的 warp 等内存时调度器就越有事可做。");
+        py += th + S(c, 2);
+        int bh = S(c, 16), bx = px;
+        fill(c, px, py, iw, bh, c->th.bar_bg);
+        for (int s = 1; s < REC_STATUS_COUNT && total; s++) {
+            int sw = (int)((uint64_t)iw * f->by_status[s] / slots);
+            fill(c, bx, py, sw, bh, view_status_color(s, c->m->dark));
+            bx += sw;
+        }
+        frame_rect(c, px, py, iw, bh, c->th.grid);
+        py += bh + S(c, 6);
+    }
+    /* legend, two columns */
+    static const int order[] = { REC_ISSUE_FP32, REC_WAIT_MEMORY, REC_ISSUE_TENSOR, REC_WAIT_DEPENDENCY,
+                                 REC_ISSUE_MEMORY, REC_WAIT_PIPE, REC_ISSUE_OTHER, REC_BARRIER,
+                                 REC_READY, REC_DONE, REC_EMPTY, -1 };
+    int lh = text_height(c->t, S(c, SMALL)) + S(c, 2), sq = S(c, 12), colw = iw / 2;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        int s = order[i];
+        int lx = px + (int)(i % 2) * colw, ly = py + (int)(i / 2) * lh;
+        if (ly + lh > y + h - S(c, 8))
+            break;
+        SDL_Color k = s < 0 ? blend(OI_GREEN, c->th.bar_bg, 0.72) : view_status_color(s, c->m->dark);
+        fill(c, lx, ly + (lh - sq) / 2, sq, sq, k);
+        frame_rect(c, lx, ly + (lh - sq) / 2, sq, sq, c->th.grid);
+        if (s < 0) {
+            txt(c, tr(c, "lane off", "线程关闭"), lx + sq + S(c, 6), ly, SMALL, TEXT_SANS, c->th.ink);
+            hint(c, lx, ly, colw, lh,
+                 "Pale cells: lanes switched off. When threads of one warp take different sides of an if, the "
+                 "warp runs each side in turn with the other lanes switched off.",
+                 "浅色格子：被关闭的线程。同一个 warp 的线程走 if 的不同分支时，warp 轮流执行每一边，另一边的线程被关闭。");
+        } else {
+            txt(c, tr(c, short_en[s], short_zh[s]), lx + sq + S(c, 6), ly, SMALL, TEXT_SANS, c->th.ink);
+            hint(c, lx, ly, colw, lh, status_en[s], status_zh[s]);
+        }
+    }
+}
+
+/* ---- the lesson panel, help and tooltips -------------------------------- */
+
+static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
+{
+    const view_model_t *m = c->m;
+    fill(c, x, y, w, h, c->th.panel);
+    fill(c, x, y, w, S(c, 2), c->th.grid);
+    int px = x + S(c, 16), py = y + S(c, 10), iw = w - S(c, 32);
+    const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
+    text_draw_wrapped(c->t, say, px, py, iw, S(c, BODY), TEXT_SANS, c->th.ink, 1);
+    /* the knobs, on the last line */
+    const char *keys = tr(c, "Space pause · Up/Down speed · [ ] SMs · , . memory bandwidth · R restart · "
+                             "L 中文 · T theme · Tab details · P screenshot · Q quit",
+                          "空格 暂停 · 上/下 速度 · [ ] SM 数 · , . 内存带宽 · R 重来 · L English · T 主题 · "
+                          "Tab 详情 · P 截图 · Q 退出");
+    int ky = y + h - text_height(c->t, S(c, SMALL)) - S(c, 6);
+    txt(c, keys, px, ky, SMALL, TEXT_SANS, c->th.muted);
+    if (m->status)
+        txt_right(c, m->status, x + w - S(c, 16), ky - text_height(c->t, S(c, SMALL)), SMALL, TEXT_BOLD, OI_BLUE);
+}
+
+static void draw_help(ctx_t *c)
+{
+    const view_model_t *m = c->m;
+    static const char *const en[] = {
+        "Space", "pause / go on",         "Right", "one step (when paused)",
+        "Left", "look back (when paused)", "Up / Down", "faster / slower",
+        "[  ]", "half / double the SMs",   ",  .", "half / double the memory bandwidth",
+        "R", "start the run again",        "PageDown / PageUp", "next / previous step",
+        "L", "English / 中文",              "T", "light / dark",
+        "+  -", "bigger / smaller",        "Tab", "hide / show the details",
+        "P", "screenshot (PNG in this folder)", "H, F1", "this help",
+        "Q, Esc", "quit",
+    };
+    static const char *const zh[] = {
+        "空格", "暂停 / 继续",               "右方向键", "走一步（暂停时）",
+        "左方向键", "往回看（暂停时）",       "上 / 下", "加快 / 放慢",
+        "[  ]", "SM 数减半 / 加倍",          ",  .", "内存带宽减半 / 加倍",
+        "R", "重新运行",                    "PageDown / PageUp", "下一步 / 上一步",
+        "L", "English / 中文",              "T", "浅色 / 深色",
+        "+  -", "放大 / 缩小",               "Tab", "隐藏 / 显示详情",
+        "P", "截图（PNG 存在当前文件夹）",    "H, F1", "本帮助",
+        "Q, Esc", "退出",
+    };
+    const char *const *k = m->zh ? zh : en;
+    int n = (int)(sizeof en / sizeof en[0]) / 2;
+    int lh = text_height(c->t, S(c, BODY)) + S(c, 4);
+    int w = S(c, 620), h = lh * (n + 2) + S(c, 20);
+    int x = (m->width - w) / 2, y = (m->height - h) / 2;
+    fill(c, x, y, w, h, c->th.bg);
+    frame_rect(c, x, y, w, h, c->th.ink);
+    txt(c, tr(c, "Keys", "按键"), x + S(c, 20), y + S(c, 12), HEAD, TEXT_BOLD, c->th.ink);
+    for (int i = 0; i < n; i++) {
+        int ly = y + S(c, 20) + lh * (i + 1);
+        txt(c, k[2 * i], x + S(c, 20), ly, BODY, TEXT_BOLD, c->th.ink);
+        txt(c, k[2 * i + 1], x + S(c, 220), ly, BODY, TEXT_SANS, c->th.ink);
+    }
+}
+
+static void draw_tooltip(ctx_t *c)
+{
+    const view_model_t *m = c->m;
+    if (m->mouse_x < 0)
+        return;
+    for (int i = c->nhints - 1; i >= 0; i--) {
+        const hint_t *k = &c->hints[i];
+        SDL_Point p = { m->mouse_x, m->mouse_y };
+        if (!SDL_PointInRect(&p, &k->r))
+            continue;
+        const char *s = tr(c, k->en, k->zh);
+        int w = S(c, 420), pad = S(c, 10);
+        int h = text_draw_wrapped(c->t, s, 0, 0, w - 2 * pad, S(c, BODY), TEXT_SANS, c->th.ink, 0) + 2 * pad;
+        int x = m->mouse_x + S(c, 16), y = m->mouse_y + S(c, 16);
+        if (x + w > m->width)
+            x = m->width - w - 4;
+        if (y + h > m->height)
+            y = m->mouse_y - h - S(c, 8);
+        if (y < 0)
+            y = 0;
+        fill(c, x, y, w, h, c->th.bg);
+        frame_rect(c, x, y, w, h, c->th.ink);
+        text_draw_wrapped(c->t, s, x + pad, y + pad, w - 2 * pad, S(c, BODY), TEXT_SANS, c->th.ink, 1);
+        return;
+    }
+}
+
+int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
+{
+    static ctx_t c;   /* large (hints); one view draws at a time */
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.t = t;
+    c.m = m;
+    c.z = m->zoom > 0 ? m->zoom : 1.0;
+    if (m->dark)
+        c.th = (theme_t){ { 24, 26, 30, 255 },    { 34, 37, 42, 255 },  { 236, 238, 241, 255 }, { 160, 166, 175, 255 },
+                          { 80, 86, 95, 255 },    { 86, 180, 233, 255 }, { 52, 56, 62, 255 },   { 44, 48, 54, 255 } };
+    else
+        c.th = (theme_t){ { 246, 247, 249, 255 }, { 255, 255, 255, 255 }, { 20, 22, 26, 255 }, { 90, 96, 105, 255 },
+                          { 190, 194, 200, 255 }, { 0, 114, 178, 255 },  { 226, 228, 232, 255 }, { 238, 240, 243, 255 } };
+    color(&c, c.th.bg);
+    SDL_RenderClear(r);
+    int head = S(&c, 52);
+    int lesson = S(&c, 150);
+    if (lesson > m->height / 3)
+        lesson = m->height / 3;
+    int body_y = head, body_h = m->height - head - lesson;
+    int detail_w = m->detail ? S(&c, 360) : 0;
+    if (detail_w > m->width / 2)
+        detail_w = m->width / 2;
+    draw_header(&c, head);
+    int lanes_w = m->width - detail_w;
+    for (int i = 0; i < m->nlanes; i++) {
+        int x0 = lanes_w * i / m->nlanes, x1 = lanes_w * (i + 1) / m->nlanes;
+        draw_lane(&c, &m->lane[i], x0, body_y, x1 - x0, body_h);
+    }
+    if (m->nlanes == 0)
+        txt(&c, tr(&c, "(nothing is running yet)", "（还没有运行任何东西）"), S(&c, 20), body_y + S(&c, 20), BODY,
+            TEXT_SANS, c.th.muted);
+    if (detail_w)
+        draw_detail(&c, m->focus >= 0 && m->focus < m->nlanes ? &m->lane[m->focus] : NULL, lanes_w, body_y,
+                    detail_w, body_h);
+    draw_lesson(&c, 0, m->height - lesson, m->width, lesson);
+    if (m->help)
+        draw_help(&c);
+    else
+        draw_tooltip(&c);
+    return 0;
+}
