@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 PKGS=(build-essential cmake pkg-config
       libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev
       liblua5.4-dev libcmocka-dev fonts-dejavu-core fonts-wqy-microhei
-      valgrind clang libclang-rt-14-dev)   # scripts/test.sh: valgrind pass, fuzz smoke
+      valgrind clang libclang-rt-14-dev    # scripts/test.sh: valgrind pass, fuzz smoke
+      xvfb xdotool)                        # tests/window/smoke.sh: a real window under Xvfb
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -335,6 +335,14 @@ static void screenshot(stage_t *s)
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(name, sizeof name, "simtlab-%Y%m%d-%H%M%S.png", &tm);
+    for (int k = 2; k < 100; k++) {   /* two in one second: a number after it */
+        FILE *f = fopen(name, "rb");
+        if (!f)
+            break;
+        fclose(f);
+        strftime(name, sizeof name, "simtlab-%Y%m%d-%H%M%S", &tm);
+        snprintf(name + strlen(name), sizeof name - strlen(name), "-%d.png", k);
+    }
     simt_err_t e;
     s->status[0] = '\0';
     if (save_png(s, name, &e) == 0)

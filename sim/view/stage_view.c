@@ -297,10 +297,12 @@ static void draw_sm_grid(ctx_t *c, const view_lane_t *L, int x, int y, int w, in
     const rec_t *rec = L->rec;
     uint32_t nsm = rec_sms(rec), slots = rec_slots(rec);
     const uint8_t *st = rec_frame_status(rec, L->frame);
-    uint32_t sc = 1;
+    uint32_t sc = 1;   /* columns of slots: the first divisor of slots at or above its square root */
     while (sc * sc < slots)
         sc++;
-    uint32_t sr = (slots + sc - 1) / sc;
+    while (slots % sc)
+        sc++;
+    uint32_t sr = slots / sc;
     /* columns of SMs that fill the area best */
     int best_cols = 1, best_px = 0;
     for (uint32_t cols = 1; cols <= nsm; cols++) {
@@ -441,6 +443,8 @@ static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     hintf(c, ox, y, pw, ph, en, zh);
 }
 
+static int inner_w_for_hint(const ctx_t *c, int w) { return w - S(c, 28); }
+
 static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
 {
     char a[64], b[64], line[200];
@@ -482,7 +486,11 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     hintf(c, px, py, lw, text_height(c->t, S(c, BODY)), en, zh);
     py += text_height(c->t, S(c, BODY)) + S(c, 2);
     if (L->fast_forward > 1.0) {
-        snprintf(line, sizeof line, tr(c, "fast-forward x%.0f: the GPU is done, so we speed up", "快进 x%.0f：GPU 已完成，所以加速播放"),
+        hint(c, px, py, inner_w_for_hint(c, w), text_height(c->t, S(c, BODY)),
+             "The GPU has finished; at the GPU's pace the CPU would take much longer, so its clock now runs "
+             "faster, doubling every half second. The times shown stay true.",
+             "GPU 已经算完；按 GPU 的速度播放，CPU 还要很久，所以它的时钟加快了，每半秒翻一倍。显示的时间仍是真实的。");
+        snprintf(line, sizeof line, tr(c, "fast-forward ×%.0f (the GPU is done)", "快进 ×%.0f（GPU 已完成）"),
                  L->fast_forward);
         txt(c, line, px, py, BODY, TEXT_BOLD, OI_VERMILLION);
     }
@@ -494,7 +502,7 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
         draw_cpu(c, L, px, py, inner, dev_h);
     } else {
         uint32_t nsm = rec_sms(L->rec);
-        if (nsm <= 4 && rec_slots(L->rec) <= 16) {
+        if (nsm <= 4 && rec_slots(L->rec) <= 32) {
             int gap = S(c, 8), bw = (inner - gap * ((int)nsm - 1)) / (int)nsm;
             for (uint32_t s = 0; s < nsm; s++)
                 draw_sm_lanes(c, L, s, px + (int)s * (bw + gap), py, bw, dev_h);
