@@ -74,12 +74,12 @@ static const char *const short_zh[REC_STATUS_COUNT] = {
 static const char *const status_en[REC_STATUS_COUNT] = {
     "no warp", "issuing FP32 math", "issuing Tensor Core math", "issuing a load/store",
     "issuing integer/branch", "ready, waiting its turn", "waiting for memory", "waiting for a result",
-    "unit busy", "waiting at a barrier", "finished",
+    "waiting for its unit (e.g. the load/store unit) to be free", "waiting at a barrier", "finished",
 };
 static const char *const status_zh[REC_STATUS_COUNT] = {
     "空闲槽位", "正在发射 FP32 运算", "正在发射 Tensor Core 运算", "正在发射访存指令",
     "正在发射整数/分支", "就绪，等待调度", "等待内存", "等待计算结果",
-    "功能单元忙", "在屏障处等待", "已完成",
+    "等待功能单元（例如访存单元）空闲", "在屏障处等待", "已完成",
 };
 
 static int S(const ctx_t *c, double v) { return (int)lround(v * c->z); }
@@ -622,6 +622,50 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
             int sw = (int)((uint64_t)iw * f->by_status[s] / slots);
             fill(c, bx, py, sw, bh, view_status_color(s, c->m->dark));
             bx += sw;
+        }
+        frame_rect(c, px, py, iw, bh, c->th.grid);
+        py += bh + S(c, 6);
+    }
+    /* what the warp schedulers did so far: issued, or why not */
+    if (f && f->cycle > 0) {
+        static const int stall_status[STALL_COUNT] = { REC_WAIT_MEMORY, REC_WAIT_DEPENDENCY, REC_BARRIER,
+                                                       REC_WAIT_PIPE, REC_EMPTY };
+        static const char *const stall_en[STALL_COUNT] = { "memory", "result", "barrier", "unit", "no warp" };
+        static const char *const stall_zh[STALL_COUNT] = { "内存", "结果", "屏障", "单元", "无 warp" };
+        double slots = (double)f->cycle * L->gdesc->sms * L->gdesc->schedulers_per_sm;
+        double part[STALL_COUNT + 1], known = (double)f->warp_instrs;
+        part[STALL_COUNT] = (double)f->warp_instrs;
+        for (int k = 0; k < STALL_COUNT; k++) {
+            part[k] = (double)f->stalls[k];
+            known += part[k];
+        }
+        /* stalls are added up lazily: what is not counted yet is shown as idle */
+        if (known < slots)
+            part[STALL_IDLE] += slots - known;
+        int worst = 0;
+        for (int k = 1; k < STALL_COUNT; k++)
+            if (part[k] > part[worst])
+                worst = k;
+        snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · 等%s %.0f%%"),
+                 100.0 * part[STALL_COUNT] / slots, c->m->zh ? stall_zh[worst] : stall_en[worst],
+                 100.0 * part[worst] / slots);
+        txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+        hint(c, px, py, iw, th + S(c, 16),
+             "Every cycle each warp scheduler either issues an instruction or waits. The bar splits all "
+             "scheduler cycles so far: issuing (green) or waiting, and on what.",
+             "每个周期，每个 warp 调度器要么发射一条指令，要么在等。条形把到目前为止所有调度器周期分开：发射（绿色）或等待，以及在等什么。");
+        py += th + S(c, 2);
+        int bh = S(c, 14), bx = px;
+        fill(c, px, py, iw, bh, c->th.bar_bg);
+        int bw = (int)lround(iw * part[STALL_COUNT] / slots);
+        fill(c, bx, py, bw, bh, OI_GREEN);
+        bx += bw;
+        for (int k = 0; k < STALL_COUNT; k++) {
+            bw = (int)lround(iw * part[k] / slots);
+            if (bx + bw > px + iw)
+                bw = px + iw - bx;
+            fill(c, bx, py, bw, bh, view_status_color(stall_status[k], c->m->dark));
+            bx += bw;
         }
         frame_rect(c, px, py, iw, bh, c->th.grid);
         py += bh + S(c, 6);
