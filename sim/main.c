@@ -3,7 +3,8 @@
  *   simtlab run [OPTIONS] SCRIPT.lua [args...]   run a Lua script with module simt
  *   simtlab sweep --param F --values a,b,... [OPTIONS]  turn one knob, run a workload
  *   simtlab asm FILE.s                 assemble and print a listing
- *   simtlab demo                       run lessons/demo.lua
+ *   simtlab demo [STAGE OPTIONS]       the race of lessons/demo.lua on the stage
+ *   simtlab show [OPTIONS] SCRIPT.lua  run a script with its launches on the stage
  *   simtlab presets                    list the architecture presets
  *
  * Exit codes: 0 success, 1 the script or file failed, 2 bad usage.
@@ -49,13 +50,17 @@ static const char usage_text[] =
     "                            check each result, print a table (lessons/lib/sweep.lua)\n"
     "  asm FILE.s                assemble a kernel and print its listing\n"
     "                            (pc, source line, instruction)\n"
-    "  demo                      multiply two matrices on simulated GPUs and explain\n"
-    "                            the result (runs lessons/demo.lua)\n"
+    "  demo [STAGE OPTIONS]      one CPU core races two simulated GPUs on a matrix\n"
+    "                            multiply, in a window (lessons/demo.lua); with no\n"
+    "                            display it draws off-screen: simtlab-demo.png + text\n"
+    "  show [OPTIONS] SCRIPT.lua [ARGS...]\n"
+    "                            run a script with its launches on the stage (a window,\n"
+    "                            or headless); results and cycles are the same as 'run'\n"
     "  presets                   list the architecture presets (arch/*.lua)\n"
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
     "\n"
-    "GPU options (run and sweep): they win over the script's own numbers; every\n"
+    "GPU options (run, show and sweep): they win over the script's own numbers; every\n"
     "simt.gpu{...} applies them last (a script sees them in simt.overrides):\n"
     "  --arch NAME               use preset NAME (see 'presets') instead of the script's\n"
     "  --sms N                   number of SMs\n"
@@ -63,6 +68,8 @@ static const char usage_text[] =
     "  --clock-mhz X             core clock in MHz\n"
     "  --set FIELD=VALUE         any GPU field (names as in simt.gpu{}.desc); repeatable;\n"
     "                            VALUE is a number, a word (sched=gto) or a,b,c\n"
+    ;
+static const char usage_text2[] =
     "run options:\n"
     "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, cluster, every\n"
     "                            statistic) and write them when the script ends\n"
@@ -73,6 +80,21 @@ static const char usage_text[] =
     "                            without it scripts run in a sandbox: no files, no os or\n"
     "                            package, require only from lessons/lib and the script's\n"
     "                            folder, a limit on run time (Lua instructions) and memory\n"
+    "  --lang en|zh              the language of lessons and the window (default: from\n"
+    "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n"
+    "stage options (show and demo):\n"
+    "  --headless                draw off-screen even where there is a display\n"
+    "  --screenshot FILE.png     write the last frame as a PNG\n"
+    "  --frames DIR              headless: write every frame as DIR/frame-NNNNNN.png ...\n"
+    "  --every N                 ... or every Nth frame\n"
+    "  (show also takes the run options above)\n"
+    "keys in the window (H or F1 shows them too):\n"
+    "  Space pause / go on       Right one step (paused)   Left look back (paused)\n"
+    "  Up / Down faster / slower (remembered)\n"
+    "  [ / ] half / double SMs   , / . half / double memory bandwidth (the script\n"
+    "                            decides what to run again)   R run again\n"
+    "  PageDown / PageUp next / previous step   P screenshot (PNG in this folder)\n"
+    "  L English / 中文   T light / dark   + / - zoom   Tab details   Q, Esc quit\n"
     "sweep options:\n"
     "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
     "  --values A,B,...          its values, in order\n"
@@ -85,6 +107,8 @@ static const char usage_text[] =
     "\n"
     "examples:\n"
     "  simtlab demo\n"
+    "  simtlab demo --headless --screenshot race.png\n"
+    "  simtlab show --arch h200 --sms 16 lessons/demo.lua 256\n"
     "  simtlab run lessons/demo.lua\n"
     "  simtlab run --arch h200 --sms 16 --stats runs.csv my_experiment.lua\n"
     "  simtlab run --trace out.json lessons/demo.lua\n"
@@ -681,6 +705,7 @@ int main(int argc, char **argv)
         return usage_error("%s", "missing command");
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
+        fputs(usage_text2, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
