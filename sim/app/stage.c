@@ -850,6 +850,11 @@ int stage_close(stage_t *s, simt_err_t *err)
     }
     if (s->win)
         save_settings(s);
+    if (getenv("SIMTLAB_FRAME_STATS") && s->frames) {
+        double d, m;
+        stage_frame_times(s, &d, &m);
+        fprintf(stderr, "stage: %lu frames, %.2f ms drawing + %.2f ms simulating per frame\n", s->frames, d, m);
+    }
     free_lanes(s);
     text_close(s->text);
     if (s->soft)
