@@ -1,5 +1,8 @@
 /* trace.h - write launches as a Chrome / Perfetto trace (JSON).
  *
+ * A sink outside the core (sim/io): an observer of a launch (gpu.h: block
+ * and warp events, counter samples), so the core itself does no I/O.
+ *
  * Open a trace, pass trace_observe as a launch's observer (with the trace
  * as its user pointer and a sample period), and close it at the end. Open
  * the file in https://ui.perfetto.dev or chrome://tracing:
