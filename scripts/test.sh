@@ -21,7 +21,8 @@ if [ "${1:-}" != "--fast" ]; then
         ctest --output-on-failure -j"$(nproc)")
 
     echo "== valgrind (memory errors and leaks)"
-    for args in "demo" "run tests/lua/test_check.lua" "run --unsafe tests/lua/test_api.lua" \
+    for args in "show --headless --frames build/valgrind-frames --every 20 lessons/demo.lua 32" \
+                "run tests/lua/test_check.lua" "run --unsafe tests/lua/test_api.lua" \
                 "run --unsafe tests/lua/test_barrier.lua"; do
         # shellcheck disable=SC2086
         if ! valgrind -q --error-exitcode=1 --leak-check=full build/simtlab $args \
