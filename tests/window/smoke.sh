@@ -22,6 +22,11 @@ for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; slee
 xdotool getdisplaygeometry >/dev/null 2>&1 || fail "Xvfb did not start on $DISPLAY"
 
 export XDG_CONFIG_HOME="$WORK/config"   # do not touch the user's remembered settings
+# Under AddressSanitizer (build-asan), SDL's X11 video backend leaves a
+# libdbus buffer and two driver blocks allocated at exit, outside our code:
+# keep ASan's memory-error checks, drop its leak report for this one test
+# (our own leaks are covered by the headless tests and valgrind).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 (cd "$WORK" && SIMTLAB_HOME="$SRC" timeout 120 "$SIMTLAB" show "$SRC/tests/window/knobs.lua" >"$WORK/out.txt" 2>&1; echo $? >"$WORK/rc") &
 SPID=$!
 
