@@ -1064,6 +1064,7 @@ const isa_program_t *cpu_run_program(const cpu_run_t *r) { return r->prog; }
 uint32_t cpu_run_cores(const cpu_run_t *r) { return r->ncores; }
 uint64_t cpu_run_blocks_done(const cpu_run_t *r) { return r->blocks_done; }
 uint64_t cpu_run_blocks_total(const cpu_run_t *r) { return r->nblocks; }
+uint32_t cpu_run_groups_per_block(const cpu_run_t *r) { return r->ngroups; }
 
 int cpu_run_core(const cpu_run_t *r, uint32_t core, cpu_core_view_t *out)
 {

@@ -212,6 +212,7 @@ const isa_program_t *cpu_run_program(const cpu_run_t *r);
 uint32_t cpu_run_cores(const cpu_run_t *r);              /* cores in use        */
 uint64_t cpu_run_blocks_done(const cpu_run_t *r);
 uint64_t cpu_run_blocks_total(const cpu_run_t *r);
+uint32_t cpu_run_groups_per_block(const cpu_run_t *r);   /* thread groups per block */
 int cpu_run_core(const cpu_run_t *r, uint32_t core, cpu_core_view_t *out);  /* -1: no such core */
 /* Free the run; *st gets its statistics. 0 if it had finished, else -1. */
 int cpu_run_end(cpu_run_t *r, cpu_stats_t *st, simt_err_t *err);

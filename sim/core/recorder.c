@@ -178,6 +178,7 @@ void rec_capture_cpu(rec_t *r, const cpu_run_t *run)
     f->blocks_total = cpu_run_blocks_total(run);
     f->done = cpu_run_status(run) == CPU_RUN_DONE;
     uint32_t width = cpu_run_desc(run)->simd_width;
+    f->groups_per_block = cpu_run_groups_per_block(run);
     for (uint32_t s = 0; s < r->sms; s++) {
         for (uint32_t w = 0; w < r->slots; w++) {
             size_t k = base + (size_t)s * r->slots + w;
@@ -185,6 +186,11 @@ void rec_capture_cpu(rec_t *r, const cpu_run_t *run)
             r->status[k] = REC_EMPTY;
             r->active[k] = r->live[k] = 0;
             if (w == 0 && cpu_run_core(run, s, &v) == 0 && v.busy) {
+                if (s == 0) {
+                    memcpy(f->core_ctaid, v.ctaid, sizeof f->core_ctaid);
+                    f->core_group = v.group;
+                    f->core_line = v.line;
+                }
                 r->status[k] = v.unit == UNIT_COUNT ? REC_READY : issue_status(v.unit);
                 r->active[k] = r->live[k] = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1u;
             }

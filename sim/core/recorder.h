@@ -53,6 +53,11 @@ typedef struct rec_frame {
     uint64_t interval;              /* cycles since the previous frame       */
     uint32_t by_status[REC_STATUS_COUNT]; /* slots in each status           */
     int done;                       /* the run had finished                  */
+    /* CPU runs: what core 0 is on (for the one-core picture) */
+    uint32_t core_ctaid[3];         /* its block                             */
+    uint32_t core_group;            /* its thread group (a thread on 1 lane) */
+    uint32_t core_line;             /* the source line of its next instruction */
+    uint32_t groups_per_block;      /* thread groups in a block              */
 } rec_frame_t;
 
 typedef struct rec rec_t;

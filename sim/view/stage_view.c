@@ -126,6 +126,30 @@ static int txt_w(ctx_t *c, const char *s, int px, text_style_t st)
     return text_width(c->t, s, S(c, px), st);
 }
 
+/* Text that must fit in maxw pixels: drawn smaller (down to SMALL) if it
+ * is too wide, then cut with an ellipsis. Returns the width drawn. */
+static int txt_fit(ctx_t *c, const char *s, int x, int y, int maxw, int px, text_style_t st, SDL_Color k)
+{
+    int size = px;
+    while (size > SMALL && txt_w(c, s, size, st) > maxw)
+        size--;
+    if (txt_w(c, s, size, st) <= maxw)
+        return txt(c, s, x, y + (text_height(c->t, S(c, px)) - text_height(c->t, S(c, size))), size, st, k);
+    char buf[512];
+    size_t n = strlen(s) < sizeof buf - 4 ? strlen(s) : sizeof buf - 4;
+    memcpy(buf, s, n);
+    for (;;) {
+        while (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0x80)   /* whole UTF-8 characters */
+            n--;
+        if (n > 0)
+            n--;
+        memcpy(buf + n, "\xE2\x80\xA6", 4);   /* ... */
+        if (n == 0 || txt_w(c, buf, size, st) <= maxw)
+            break;
+    }
+    return txt(c, buf, x, y, size, st, k);
+}
+
 /* Right-aligned text ending at x. */
 static int txt_right(ctx_t *c, const char *s, int x, int y, int px, text_style_t st, SDL_Color k)
 {
@@ -353,6 +377,8 @@ static void draw_cpu(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
         bw = bh = cw < chh ? cw : chh;
     }
     int ox = x + (w - bw * (int)cols) / 2, oy = y + (h - bh * (int)rows) / 2;
+    if (cores == 1)   /* room below for what it is running */
+        oy = y + S(c, 4);
     for (uint32_t k = 0; k < cores; k++) {
         int status = st ? st[k * rec_slots(rec)] : REC_EMPTY;
         int bx = ox + (int)(k % cols) * bw, by = oy + (int)(k / cols) * bh;
@@ -368,6 +394,20 @@ static void draw_cpu(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
                                : tr(c, "integer, branch", "整数、分支");
             txt(c, tr(c, "now:", "正在："), bx + S(c, 12), by + S(c, 44), BODY, TEXT_SANS, ink);
             txt(c, what, bx + S(c, 12), by + S(c, 68), BODY, TEXT_BOLD, ink);
+            const rec_frame_t *f = rec_frame(rec, L->frame);
+            if (f && status != REC_EMPTY && by + bh + S(c, 8) + 2 * text_height(c->t, S(c, BODY)) <= y + h) {
+                char line[160];
+                int ly = by + bh + S(c, 6);
+                snprintf(line, sizeof line, tr(c, "block (%u, %u), thread %u of %u", "线程块 (%u, %u)，线程 %u / %u"),
+                         f->core_ctaid[0], f->core_ctaid[1], f->core_group + 1, f->groups_per_block);
+                txt_fit(c, line, x, ly, w, BODY, TEXT_SANS, c->th.ink);
+                snprintf(line, sizeof line, tr(c, "kernel line %u", "内核第 %u 行"), f->core_line);
+                txt_fit(c, line, x, ly + text_height(c->t, S(c, BODY)), w, BODY, TEXT_SANS, c->th.muted);
+                hint(c, x, ly, w, 2 * text_height(c->t, S(c, BODY)),
+                     "The one core runs the threads one after another: this is the one it is running now, "
+                     "and the line of the kernel's source it has reached.",
+                     "一个核心一个接一个地运行线程：这是它现在运行的线程，以及它执行到内核源代码的哪一行。");
+            }
         }
     }
     char en[400], zh[400];
@@ -452,7 +492,8 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     fill(c, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8), c->th.panel);
     int px = x + S(c, 14), py = y + S(c, 10);
     /* name and what it is */
-    int nw = txt(c, lane_name(L), px, py, HEAD, TEXT_BOLD, c->th.ink);
+    int inner = w - S(c, 28);
+    int nw = txt_fit(c, lane_name(L), px, py, inner / 2, HEAD, TEXT_BOLD, c->th.ink);
     if (L->is_cpu)
         snprintf(line, sizeof line, L->cdesc->cores == 1 ? tr(c, "CPU · 1 core", "CPU · 1 个核心")
                                                          : tr(c, "CPU · %u cores", "CPU · %u 个核心"),
@@ -463,7 +504,7 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
         snprintf(line, sizeof line, tr(c, "GPU · %u SMs · %s FP32 lanes", "GPU · %u 个 SM · %s 条 FP32 通道"),
                  L->gdesc->sms, commas((uint64_t)L->gdesc->sms * L->gdesc->fp32_lanes_per_sm, n1, sizeof n1));
     }
-    txt(c, line, px + nw + S(c, 12), py + S(c, 3), BODY, TEXT_SANS, c->th.muted);
+    txt_fit(c, line, px + nw + S(c, 12), py + S(c, 3), inner - nw - S(c, 12), BODY, TEXT_SANS, c->th.muted);
     py += text_height(c->t, S(c, HEAD)) + S(c, 2);
     /* its clock */
     double clock = L->is_cpu ? L->cdesc->clock_mhz : L->gdesc->clock_mhz;
@@ -476,7 +517,7 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     else
         snprintf(line, sizeof line, tr(c, "running: %s (%s cycles)", "运行中：%s（%s 个周期）"),
                  fmt_time(L->time_us, a, sizeof a), commas(cyc, b, sizeof b));
-    int lw = txt(c, line, px, py, BODY, L->done ? TEXT_BOLD : TEXT_SANS, L->done ? OI_GREEN : c->th.ink);
+    int lw = txt_fit(c, line, px, py, inner, BODY, L->done ? TEXT_BOLD : TEXT_SANS, L->done ? OI_GREEN : c->th.ink);
     snprintf(a, sizeof a, "%.0f MHz", clock);
     char en[400], zh[400];
     snprintf(en, sizeof en, "Simulated time on this %s: its cycles divided by its clock (%s). Every device here "
@@ -492,11 +533,10 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
              "GPU 已经算完；按 GPU 的速度播放，CPU 还要很久，所以它的时钟加快了，每半秒翻一倍。显示的时间仍是真实的。");
         snprintf(line, sizeof line, tr(c, "fast-forward ×%.0f (the GPU is done)", "快进 ×%.0f（GPU 已完成）"),
                  L->fast_forward);
-        txt(c, line, px, py, BODY, TEXT_BOLD, OI_VERMILLION);
+        txt_fit(c, line, px, py, inner, BODY, TEXT_BOLD, OI_VERMILLION);
     }
     py += text_height(c->t, S(c, BODY)) + S(c, 4);
     /* the device */
-    int inner = w - S(c, 28);
     int dev_h = (h - (py - y)) * 45 / 100;
     if (L->is_cpu) {
         draw_cpu(c, L, px, py, inner, dev_h);
@@ -540,7 +580,7 @@ static int draw_bar(ctx_t *c, int x, int y, int w, const char *label, double now
     char a[48], b[48], line[160];
     snprintf(line, sizeof line, "%s  %s / %s", label, fmt_rate(now, a, sizeof a), fmt_rate(peak, b, sizeof b));
     int th = text_height(c->t, S(c, BODY));
-    txt(c, line, x, y, BODY, TEXT_SANS, c->th.ink);
+    txt_fit(c, line, x, y, w, BODY, TEXT_SANS, c->th.ink);
     int by = y + th + S(c, 1), bh = S(c, 12);
     fill(c, x, by, w, bh, c->th.bar_bg);
     double f = peak > 0 ? now / peak : 0;
@@ -564,7 +604,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     }
     const rec_frame_t *f = rec_frame(L->rec, L->frame);
     snprintf(line, sizeof line, tr(c, "Inside the %s", "%s 内部"), L->gdesc->name);
-    txt(c, line, px, py, HEAD, TEXT_BOLD, c->th.ink);
+    txt_fit(c, line, px, py, iw, HEAD, TEXT_BOLD, c->th.ink);
     py += text_height(c->t, S(c, HEAD)) + S(c, 4);
     /* memory */
     py += draw_bar(c, px, py, iw, "DRAM", L->bw_now[GPU_LEVEL_DRAM], L->bw_peak[GPU_LEVEL_DRAM], OI_VERMILLION,
@@ -582,7 +622,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     fmt_flops(L->nhist ? L->gflops_hist[L->nhist - 1] : 0, a, sizeof a);
     fmt_flops(L->peak_gflops, b, sizeof b);
     snprintf(line, sizeof line, tr(c, "math  %s / %s", "计算  %s / %s"), a, b);
-    txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+    txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
     py += th + S(c, 2);
     int ch = S(c, 60);
     fill(c, px, py, iw, ch, c->th.bar_bg);
@@ -610,7 +650,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
             total += f->by_status[s];
         uint32_t slots = rec_sms(L->rec) * rec_slots(L->rec);
         snprintf(line, sizeof line, tr(c, "warps: %u in %u slots", "warp：%u 个，共 %u 个槽位"), total, slots);
-        txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+        txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
         hint(c, px, py, iw, th,
              "Warps on the GPU now, against the warp slots of all SMs (occupancy). More warps give the "
              "schedulers something to run while others wait for memory.",
@@ -649,7 +689,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · 等%s %.0f%%"),
                  100.0 * part[STALL_COUNT] / slots, c->m->zh ? stall_zh[worst] : stall_en[worst],
                  100.0 * part[worst] / slots);
-        txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
+        txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
         hint(c, px, py, iw, th + S(c, 16),
              "Every cycle each warp scheduler either issues an instruction or waits. The bar splits all "
              "scheduler cycles so far: issuing (green) or waiting, and on what.",
