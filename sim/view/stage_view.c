@@ -752,9 +752,30 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
                           "空格 暂停 · 上/下 速度 · [ ] SM 数 · , . 内存带宽 · R 重来 · L English · T 主题 · "
                           "Tab 详情 · P 截图 · Q 退出");
     int ky = y + h - text_height(c->t, S(c, SMALL)) - S(c, 6);
-    txt(c, keys, px, ky, SMALL, TEXT_SANS, c->th.muted);
+    int kw = txt(c, keys, px, ky, SMALL, TEXT_SANS, c->th.muted);
+    /* the knobs' values now: the first GPU on the stage */
+    const view_lane_t *g = NULL;
+    for (int i = 0; i < m->nlanes && !g; i++)
+        if (!m->lane[i].is_cpu)
+            g = &m->lane[i];
+    if (g) {
+        char knobs[200];
+        snprintf(knobs, sizeof knobs, tr(c, "%s: %u SMs · DRAM %.0f GB/s · %.0f MHz", "%s：%u 个 SM · 显存 %.0f GB/s · %.0f MHz"),
+                 g->gdesc->name, g->gdesc->sms, g->gdesc->dram_gbps, g->gdesc->clock_mhz);
+        int room = iw, kyy = ky - text_height(c->t, S(c, SMALL)) - S(c, 2);
+        (void)kw;
+        {
+            int kx = x + w - S(c, 16) - (txt_w(c, knobs, SMALL, TEXT_BOLD) < room ? txt_w(c, knobs, SMALL, TEXT_BOLD) : room);
+            txt_fit(c, knobs, kx, kyy, room, SMALL, TEXT_BOLD, c->th.ink);
+            hint(c, kx, kyy, room, text_height(c->t, S(c, SMALL)),
+                 "The knobs of the GPU on the stage now: [ and ] halve or double its SMs, , and . its memory "
+                 "bandwidth (when the lesson lets you).",
+                 "舞台上这块 GPU 现在的旋钮：[ 和 ] 让 SM 数减半或加倍，, 和 . 让内存带宽减半或加倍（在课程允许时）。");
+        }
+    }
     if (m->status)
-        txt_right(c, m->status, x + w - S(c, 16), ky - text_height(c->t, S(c, SMALL)), SMALL, TEXT_BOLD, OI_BLUE);
+        txt_right(c, m->status, x + w - S(c, 16), ky - 2 * text_height(c->t, S(c, SMALL)) - S(c, 4), SMALL, TEXT_BOLD,
+                  OI_BLUE);
 }
 
 static void draw_help(ctx_t *c)
