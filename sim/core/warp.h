@@ -45,6 +45,8 @@ typedef struct warp {
     uint32_t slot;              /* warp slot in the SM (= %warpid)          */
     uint32_t block_slot;        /* block slot in the SM it belongs to       */
     uint32_t warp_in_block;     /* 0 for threads 0..31 of the block, ...    */
+    uint32_t issued_pc;         /* pc of its last issue (for the window; in
+                                   what was padding before age)            */
     uint64_t age;               /* dispatch order, for greedy-then-oldest   */
     /* timing state, owned by sm.c */
     uint64_t next_issue;        /* earliest cycle the next issue may happen */
@@ -53,7 +55,6 @@ typedef struct warp {
                                    ready (cached: changes only when this
                                    warp issues or leaves a barrier)         */
     uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
-    uint32_t issued_pc;         /* pc of that instruction (for the window)  */
     uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
     uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
     warp_entry_t stack[WARP_STACK_MAX]; /* SIMT reconvergence stack         */
