@@ -15,6 +15,7 @@
  */
 #include "text.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -711,6 +712,26 @@ static int draw_n(text_t *t, const char *s, size_t n, int x, int y, int px, text
 int text_draw(text_t *t, const char *s, int x, int y, int px, text_style_t st, SDL_Color c)
 {
     return (t && s) ? draw_n(t, s, strlen(s), x, y, px, st, c) : 0;
+}
+
+int text_draw_rotated(text_t *t, const char *s, int cx, int cy, double deg, int px,
+                      text_style_t st, SDL_Color c)
+{
+    int w = 0, h = 0;
+    SDL_Texture *tex = t ? text_texture(t, s, px, st, c, &w, &h) : NULL;
+    SDL_Rect dst;
+    if (!tex)
+        return 0;
+    dst.x = cx - w / 2;
+    dst.y = cy - h / 2;
+    dst.w = w;
+    dst.h = h;
+    /* quarter turns move pixels exactly; other angles sample smoothly */
+    SDL_SetTextureScaleMode(tex, fmod(deg, 90.0) == 0.0 ? SDL_ScaleModeNearest
+                                                        : SDL_ScaleModeLinear);
+    SDL_RenderCopyEx(t->r, tex, NULL, &dst, deg, NULL, SDL_FLIP_NONE);
+    SDL_SetTextureScaleMode(tex, SDL_ScaleModeNearest);
+    return w;
 }
 
 /* ---- wrapping -------------------------------------------------------------- */
