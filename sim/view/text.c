@@ -408,6 +408,12 @@ static int get_metrics(text_t *t, int px, text_style_t st, metrics_t *m)
         if (TTF_FontLineSkip(cf) > m->skip)
             m->skip = TTF_FontLineSkip(cf);
     }
+    {   /* SDL_ttf 2.20 cuts off what hangs below its font height: at some
+         * sizes DejaVu's underscore; make room for it (render_n draws it) */
+        int minx, maxx, miny, maxy, adv;
+        if (TTF_GlyphMetrics32(lf, '_', &minx, &maxx, &miny, &maxy, &adv) == 0 && -miny > desc)
+            desc = -miny;
+    }
     m->height = m->ascent + desc;
     if (m->skip < m->height)
         m->skip = m->height;
@@ -498,6 +504,32 @@ int text_width(text_t *t, const char *s, int px, text_style_t st)
     return s ? measure_n(t, s, strlen(s), px, st) : 0;
 }
 
+/* Paint every '_' of run (drawn with font f from x, baseline at y) as the
+ * solid bar it is: SDL_ttf 2.20 may have cut it off at the bottom of its
+ * own surface. The run is NUL-cut in place for measuring, then restored. */
+static void draw_underscores(TTF_Font *f, char *run, SDL_Surface *out, int x, int base,
+                             SDL_Color c)
+{
+    int minx, maxx, miny, maxy, adv;
+    char *u;
+    if (!strchr(run, '_') || TTF_GlyphMetrics32(f, '_', &minx, &maxx, &miny, &maxy, &adv) != 0)
+        return;
+    for (u = strchr(run, '_'); u; u = strchr(u + 1, '_')) {
+        int pw = 0, ph = 0;
+        SDL_Rect bar;
+        char keep = *u;
+        *u = '\0';
+        if (u > run)
+            TTF_SizeUTF8(f, run, &pw, &ph);
+        *u = keep;
+        bar.x = x + pw + minx;
+        bar.y = base - maxy;
+        bar.w = maxx - minx > 0 ? maxx - minx : 1;
+        bar.h = maxy - miny > 0 ? maxy - miny : 1;
+        SDL_FillRect(out, &bar, SDL_MapRGBA(out->format, c.r, c.g, c.b, c.a));
+    }
+}
+
 /* Render s[0..n) onto a new transparent ARGB8888 surface (NULL if empty
  * or on failure); *w is the advance width. */
 static SDL_Surface *render_n(text_t *t, const char *s, size_t n, int px, text_style_t st,
@@ -539,6 +571,7 @@ static SDL_Surface *render_n(text_t *t, const char *s, size_t n, int px, text_st
             SDL_SetSurfaceBlendMode(run, SDL_BLENDMODE_NONE); /* copy, keep the alpha */
             SDL_BlitSurface(run, NULL, out, &dst);
             SDL_FreeSurface(run);
+            draw_underscores(sc.fonts[k], (char *)sc.runs[k], out, x, m.ascent, c);
         }
         x += adv[k];
     }

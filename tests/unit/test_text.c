@@ -280,6 +280,25 @@ static void test_cjk_draws_pixels(void **state)
                      0);
 }
 
+/* SDL_ttf 2.20 cuts DejaVu's underscore off at some sizes (15 px bold):
+ * it must show at every size and style. */
+static void test_underscore_shows(void **state)
+{
+    fixture_t *f = *state;
+    int px, st;
+    for (st = TEXT_SANS; st <= TEXT_MONO; st++)
+        for (px = 8; px <= 40; px++) {
+            int w, h = text_height(f->t, px), n;
+            clear(f);
+            w = text_draw(f->t, "_", 0, 0, px, (text_style_t)st, ink);
+            n = inked(f, 0, 0, w + 2, h);
+            if (n < px / 3)
+                fail_msg("'_' at %d px, style %d: %d pixels", px, st, n);
+            /* and nothing below the line height */
+            assert_int_equal(inked(f, 0, h, 100, 200 - h), 0);
+        }
+}
+
 static void test_mono_l_1_differ(void **state)
 {
     fixture_t *f = *state;
@@ -386,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_cjk_wrap_punctuation),
         cmocka_unit_test(test_widths_monotone),
         cmocka_unit_test(test_cjk_draws_pixels),
+        cmocka_unit_test(test_underscore_shows),
         cmocka_unit_test(test_mono_l_1_differ),
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_fallbacks),
