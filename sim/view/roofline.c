@@ -46,7 +46,7 @@ typedef struct rf_ctx {
 
 static const SDL_Color ink = { 30, 30, 30, 255 };
 static const SDL_Color paper = { 255, 255, 255, 255 };
-static const SDL_Color grey_ink = { 90, 90, 90, 255 };
+static const SDL_Color grey_ink = { 70, 70, 70, 255 };
 static const SDL_Color roof_col = { 45, 45, 45, 255 };
 static const SDL_Color bw_col = { 85, 85, 85, 255 };
 
@@ -343,7 +343,7 @@ static void ranges(rf_ctx_t *c)
     /* x: from below the first roof's corner and the ridge to past where the
      * slowest memory roof reaches the highest compute roof */
     xlo = fmin(pmin / bmax, ridge / 8);
-    xhi = pmax / bmin;
+    xhi = fmax(pmax / bmin, ridge * 8); /* room on the compute-bound side too */
     for (i = 0; i < rf->npoints; i++) {
         xlo = fmin(xlo, rf->points[i].intensity);
         xhi = fmax(xhi, rf->points[i].intensity);
@@ -421,7 +421,10 @@ static void draw_ridge(rf_ctx_t *c)
          (int)lround(5 * c->s) + 1, ink);
     fmt_num(ridge, num, sizeof num);
     snprintf(buf, sizeof buf, "ridge point: %s FLOP/byte", num);
-    label(c, buf, x + gap, bottom - h, 0, 2, c->fs_small, TEXT_BOLD, ink, &b);
+    if (x + gap + text_width(c->t, buf, c->fs_small, TEXT_BOLD) < c->px + c->pw - 4)
+        label(c, buf, x + gap, bottom - h, 0, 2, c->fs_small, TEXT_BOLD, ink, &b);
+    else /* no room on the right: left of the line */
+        label(c, buf, x - gap, bottom - h, 2, 2, c->fs_small, TEXT_BOLD, ink, &b);
     take(c, b);
     label(c, "\xe2\x86\x90 memory bound", x - gap, bottom, 2, 2, c->fs_small, TEXT_SANS, grey_ink,
           &b);

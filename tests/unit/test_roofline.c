@@ -21,6 +21,17 @@
 #ifdef HAVE_SDL
 #include "roofline.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define RF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RF_ASAN 1
+#endif
+#endif
+#ifndef RF_ASAN
+#define RF_ASAN 0
+#endif
+
 static const roofline_roof_t roofs[] = { { "FP32", 66.9 }, { "Tensor FP16", 1070.5 },
                                          { "Tensor FP8", 2141.1 } };
 static const roofline_bw_t bws[] = { { "DRAM", 4.8 }, { "L2", 10.14 }, { "shared", 33.45 } };
@@ -197,6 +208,58 @@ static void test_png(void **state)
     assert_int_equal(roofline_save_png(&rf, "", &err), -1);
 }
 
+/* A window's renderer (SDL's offscreen video driver, often OpenGL through
+ * EGL): the chart and text draw there too. Skipped where there is none. */
+static void test_window_renderer(void **state)
+{
+    roofline_t rf = chart();
+    SDL_Window *w;
+    SDL_Renderer *r;
+    SDL_Surface *s;
+    text_t *t;
+    simt_err_t err;
+    SDL_Rect area = { 40, 30, 640, 400 };
+    Uint32 navy;
+    long inside, outside;
+    (void)state;
+#if RF_ASAN
+    skip(); /* SDL's video drivers (EGL, mesa) leak what LeakSanitizer reports */
+#endif
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        skip();
+    w = SDL_CreateWindow("test_roofline", 0, 0, 720, 480, SDL_WINDOW_HIDDEN);
+    r = w ? SDL_CreateRenderer(w, -1, 0) : NULL;
+    if (!r) {
+        if (w)
+            SDL_DestroyWindow(w);
+        SDL_Quit();
+        skip();
+    }
+    t = text_open(r, &err);
+    assert_non_null(t);
+    SDL_SetRenderDrawColor(r, 0, 0, 80, 255);
+    SDL_RenderClear(r);
+    if (roofline_render(&rf, r, t, &area, &err) != 0)
+        fail_msg("roofline_render: %s", err.msg);
+    assert_true(text_draw(t, "调度器 outside", 0, 450, 20, TEXT_BOLD,
+                          (SDL_Color){ 255, 255, 255, 255 }) > 0);
+    s = SDL_CreateRGBSurfaceWithFormat(0, 720, 480, 32, SDL_PIXELFORMAT_ARGB8888);
+    assert_non_null(s);
+    assert_int_equal(SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_ARGB8888, s->pixels, s->pitch), 0);
+    navy = SDL_MapRGB(s->format, 0, 0, 80);
+    inside = count_not(s, navy, area.x, area.y, area.w, area.h);
+    outside = count_not(s, navy, 0, 0, 720, area.y) + count_not(s, navy, 0, 0, area.x, 440);
+    assert_int_equal(inside, (long)area.w * area.h);
+    assert_int_equal(outside, 0);
+    assert_true(count_not(s, navy, 0, 440, 720, 40) > 100); /* the text under it */
+    SDL_FreeSurface(s);
+    text_close(t);
+    SDL_DestroyRenderer(r);
+    SDL_DestroyWindow(w);
+    SDL_Quit();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_ridge),
         cmocka_unit_test(test_draw_in_rect),
         cmocka_unit_test(test_png),
+        cmocka_unit_test(test_window_renderer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
