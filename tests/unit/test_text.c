@@ -92,6 +92,22 @@ static void test_fonts_found(void **state)
     assert_true(text_ascent(f->t, 18) > 0 && text_ascent(f->t, 18) < text_height(f->t, 18));
 }
 
+static void test_find_font(void **state)
+{
+    char buf[1024];
+    (void)state;
+    /* $SIMTLAB_FONT_DIR first, then the usual places */
+    SDL_setenv("SIMTLAB_FONT_DIR", "/usr/share/fonts/truetype/wqy", 1);
+    assert_non_null(text_find_font("wqy-microhei.ttc", buf, sizeof buf));
+    assert_string_equal(buf, "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
+    assert_non_null(text_find_font("DejaVuSansMono.ttf", buf, sizeof buf)); /* not there: searched on */
+    assert_non_null(strstr(buf, "DejaVuSansMono.ttf"));
+    SDL_setenv("SIMTLAB_FONT_DIR", "", 1);
+    assert_null(text_find_font("no-such-font.ttf", buf, sizeof buf));
+    assert_string_equal(buf, "");
+    assert_null(text_find_font(NULL, buf, sizeof buf));
+}
+
 static void test_latin_wrap(void **state)
 {
     fixture_t *f = *state;
@@ -354,6 +370,20 @@ static void test_cache(void **state)
     assert_int_equal(w1, 0);
 }
 
+/* More (style, size) pairs than the font table holds (48): fonts are
+ * closed and opened again, and measure the same. */
+static void test_many_sizes(void **state)
+{
+    fixture_t *f = *state;
+    const char *s = "SM 调度器 warp";
+    int before = text_width(f->t, s, 20, TEXT_SANS), px, st;
+    for (st = TEXT_SANS; st <= TEXT_MONO; st++)
+        for (px = 8; px <= 60; px++)
+            assert_true(text_width(f->t, s, px, (text_style_t)st) > 0);
+    assert_int_equal(text_width(f->t, s, 20, TEXT_SANS), before);
+    assert_true(text_draw(f->t, s, 0, 0, 20, TEXT_SANS, ink) == before);
+}
+
 static void test_fallbacks(void **state)
 {
     fixture_t *f = *state;
@@ -399,6 +429,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fonts_found),
+        cmocka_unit_test(test_find_font),
         cmocka_unit_test(test_latin_wrap),
         cmocka_unit_test(test_forced_breaks),
         cmocka_unit_test(test_long_word_cut),
@@ -408,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_underscore_shows),
         cmocka_unit_test(test_mono_l_1_differ),
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_many_sizes),
         cmocka_unit_test(test_fallbacks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
