@@ -88,7 +88,10 @@ RL.cases = {
   matmul_case("matmul_reg64", 512),
   { name = "tc_gemm_async_f16 1024", kernel = "tc_gemm_async_f16", size = 1024, roof = "FP16",
     run = function(g)
-      local r = P.matmul(g, "f16", 1024, "async")
+      -- kernel checker off: 4 x faster here, and the statistics are the same
+      -- with it on or off (tests/lua/test_golden.lua); the result is still
+      -- compared with simt.ref below
+      local r = P.matmul(g, "f16", 1024, "async", false)
       -- FP16 inputs: the error of rounding them, not of a wrong answer (see precision.lua)
       r.ok = r.rel_err < 1.5 * r.expected
       r.max_err = r.rel_err
