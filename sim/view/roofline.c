@@ -350,6 +350,8 @@ static void ranges(rf_ctx_t *c)
     }
     c->lx0 = log10(xlo) - 0.35;
     c->lx1 = log10(xhi) + 0.35;
+    if (c->lx1 - c->lx0 > 10) /* at most 10 decades: a dot further left sits on the edge */
+        c->lx0 = c->lx1 - 10;
     /* y: room above the highest roof for its label; down to the lowest dot
      * or where the slowest memory roof enters, at most 8 decades */
     yhi = pmax;

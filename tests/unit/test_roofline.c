@@ -165,6 +165,14 @@ static void test_draw_in_rect(void **state)
     rf.npoints = 3;
     assert_int_equal(roofline_draw(&rf, b, &area, &err), 0);
     assert_true(memcmp(a->pixels, b->pixels, (size_t)a->pitch * a->h) != 0);
+    /* extreme values still draw (clamped to the edges of 10 and 8 decades) */
+    {
+        roofline_point_t far[] = { { "tiny", 1e-200, 1e-200 }, { "huge", 1e200, 1e-3 } };
+        rf.points = far;
+        rf.npoints = 2;
+        assert_int_equal(roofline_draw(&rf, b, &area, &err), 0);
+        rf.points = pts;
+    }
     /* too small an area is refused */
     area.w = 200;
     assert_int_equal(roofline_draw(&rf, b, &area, &err), -1);
