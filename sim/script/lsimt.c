@@ -28,6 +28,7 @@
 #include "asm.h"
 #include "export.h"
 #include "lchart.h"
+#include "lroofline.h"
 #include "lcpu.h"
 #include "tensor.h"
 
@@ -738,6 +739,7 @@ int luaopen_simt(lua_State *L)
     lua_setfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
     export_register(L);
     lchart_register(L);
+    lroofline_register(L);
     lcpu_register(L);
     lstage_register(L);
     lua_pushstring(L, SIMT_VERSION);

@@ -19,14 +19,14 @@
 #include <SDL_image.h>
 #include <SDL_ttf.h>
 
+#include "palette.h"
+
 #define CHART_MAX_TICKS 64
 
-/* Line colours, chosen to stay apart for colour-blind readers (Okabe-Ito). */
-static const SDL_Color chart_palette[CHART_MAX_SERIES] = {
-    { 0, 114, 178, 255 },   { 213, 94, 0, 255 },   { 0, 158, 115, 255 },
-    { 204, 121, 167, 255 }, { 86, 180, 233, 255 }, { 230, 159, 0, 255 },
-    { 0, 0, 0, 255 },       { 240, 228, 66, 255 },
-};
+/* Line colours: the Okabe-Ito palette (palette.h), one per series. */
+#if CHART_MAX_SERIES > VIEW_PALETTE_N
+#error "chart: more series than palette colours"
+#endif
 
 /* Drawing state: the surface, fonts and the plot rectangle. */
 typedef struct chart_ctx {
@@ -313,7 +313,7 @@ static void draw_series(chart_ctx_t *c, const chart_t *ch)
 {
     size_t k, i;
     for (k = 0; k < ch->nseries; k++) {
-        SDL_Color pc = chart_palette[k];
+        SDL_Color pc = view_palette[k];
         Uint32 col = rgb(c, pc.r, pc.g, pc.b);
         int have_prev = 0, prev_x = 0, prev_y = 0;
         for (i = 0; i < ch->n; i++) {
@@ -360,7 +360,7 @@ static void draw_legend(chart_ctx_t *c, const chart_t *ch)
     fill(c, x, y, w + 36, (int)shown * row + 8, rgb(c, 255, 255, 255));
     y += 4;
     for (k = 0; k < ch->nseries; k++) {
-        SDL_Color pc = chart_palette[k];
+        SDL_Color pc = view_palette[k];
         const char *name = ch->series[k].name;
         if (!name || !name[0])
             continue;

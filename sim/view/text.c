@@ -15,6 +15,7 @@
  */
 #include "text.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,6 +408,12 @@ static int get_metrics(text_t *t, int px, text_style_t st, metrics_t *m)
         if (TTF_FontLineSkip(cf) > m->skip)
             m->skip = TTF_FontLineSkip(cf);
     }
+    {   /* SDL_ttf 2.20 cuts off what hangs below its font height: at some
+         * sizes DejaVu's underscore; make room for it (render_n draws it) */
+        int minx, maxx, miny, maxy, adv;
+        if (TTF_GlyphMetrics32(lf, '_', &minx, &maxx, &miny, &maxy, &adv) == 0 && -miny > desc)
+            desc = -miny;
+    }
     m->height = m->ascent + desc;
     if (m->skip < m->height)
         m->skip = m->height;
@@ -497,6 +504,32 @@ int text_width(text_t *t, const char *s, int px, text_style_t st)
     return s ? measure_n(t, s, strlen(s), px, st) : 0;
 }
 
+/* Paint every '_' of run (drawn with font f from x, baseline at y) as the
+ * solid bar it is: SDL_ttf 2.20 may have cut it off at the bottom of its
+ * own surface. The run is NUL-cut in place for measuring, then restored. */
+static void draw_underscores(TTF_Font *f, char *run, SDL_Surface *out, int x, int base,
+                             SDL_Color c)
+{
+    int minx, maxx, miny, maxy, adv;
+    char *u;
+    if (!strchr(run, '_') || TTF_GlyphMetrics32(f, '_', &minx, &maxx, &miny, &maxy, &adv) != 0)
+        return;
+    for (u = strchr(run, '_'); u; u = strchr(u + 1, '_')) {
+        int pw = 0, ph = 0;
+        SDL_Rect bar;
+        char keep = *u;
+        *u = '\0';
+        if (u > run)
+            TTF_SizeUTF8(f, run, &pw, &ph);
+        *u = keep;
+        bar.x = x + pw + minx;
+        bar.y = base - maxy;
+        bar.w = maxx - minx > 0 ? maxx - minx : 1;
+        bar.h = maxy - miny > 0 ? maxy - miny : 1;
+        SDL_FillRect(out, &bar, SDL_MapRGBA(out->format, c.r, c.g, c.b, c.a));
+    }
+}
+
 /* Render s[0..n) onto a new transparent ARGB8888 surface (NULL if empty
  * or on failure); *w is the advance width. */
 static SDL_Surface *render_n(text_t *t, const char *s, size_t n, int px, text_style_t st,
@@ -538,6 +571,7 @@ static SDL_Surface *render_n(text_t *t, const char *s, size_t n, int px, text_st
             SDL_SetSurfaceBlendMode(run, SDL_BLENDMODE_NONE); /* copy, keep the alpha */
             SDL_BlitSurface(run, NULL, out, &dst);
             SDL_FreeSurface(run);
+            draw_underscores(sc.fonts[k], (char *)sc.runs[k], out, x, m.ascent, c);
         }
         x += adv[k];
     }
@@ -711,6 +745,26 @@ static int draw_n(text_t *t, const char *s, size_t n, int x, int y, int px, text
 int text_draw(text_t *t, const char *s, int x, int y, int px, text_style_t st, SDL_Color c)
 {
     return (t && s) ? draw_n(t, s, strlen(s), x, y, px, st, c) : 0;
+}
+
+int text_draw_rotated(text_t *t, const char *s, int cx, int cy, double deg, int px,
+                      text_style_t st, SDL_Color c)
+{
+    int w = 0, h = 0;
+    SDL_Texture *tex = t ? text_texture(t, s, px, st, c, &w, &h) : NULL;
+    SDL_Rect dst;
+    if (!tex)
+        return 0;
+    dst.x = cx - w / 2;
+    dst.y = cy - h / 2;
+    dst.w = w;
+    dst.h = h;
+    /* quarter turns move pixels exactly; other angles sample smoothly */
+    SDL_SetTextureScaleMode(tex, fmod(deg, 90.0) == 0.0 ? SDL_ScaleModeNearest
+                                                        : SDL_ScaleModeLinear);
+    SDL_RenderCopyEx(t->r, tex, NULL, &dst, deg, NULL, SDL_FLIP_NONE);
+    SDL_SetTextureScaleMode(tex, SDL_ScaleModeNearest);
+    return w;
 }
 
 /* ---- wrapping -------------------------------------------------------------- */

@@ -76,8 +76,14 @@ const char *text_font_path(const text_t *t, int cjk);
 
 /* Draw UTF-8 s with its top-left at (x, y), px pixel size, colour c; returns
  * the width in pixels (0 for an empty string or a px outside
- * TEXT_MIN_PX..TEXT_MAX_PX). Invalid UTF-8 bytes draw as U+FFFD. */
+ * TEXT_MIN_PX..TEXT_MAX_PX). Invalid UTF-8 bytes draw as U+FFFD, tabs as
+ * spaces, other control characters not at all; a string wider than 16384
+ * pixels is measured but not drawn. */
 int text_draw(text_t *t, const char *s, int x, int y, int px, text_style_t st, SDL_Color c);
+/* Draw s turned deg degrees clockwise (-90: reading upwards) about its
+ * centre, placed at (cx, cy); returns the unturned width. */
+int text_draw_rotated(text_t *t, const char *s, int cx, int cy, double deg, int px,
+                      text_style_t st, SDL_Color c);
 /* The width text_draw would return, without drawing. */
 int text_width(text_t *t, const char *s, int px, text_style_t st);
 /* Line height in pixels at size px (Latin and CJK fonts together). */

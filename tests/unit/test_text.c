@@ -92,6 +92,22 @@ static void test_fonts_found(void **state)
     assert_true(text_ascent(f->t, 18) > 0 && text_ascent(f->t, 18) < text_height(f->t, 18));
 }
 
+static void test_find_font(void **state)
+{
+    char buf[1024];
+    (void)state;
+    /* $SIMTLAB_FONT_DIR first, then the usual places */
+    SDL_setenv("SIMTLAB_FONT_DIR", "/usr/share/fonts/truetype/wqy", 1);
+    assert_non_null(text_find_font("wqy-microhei.ttc", buf, sizeof buf));
+    assert_string_equal(buf, "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
+    assert_non_null(text_find_font("DejaVuSansMono.ttf", buf, sizeof buf)); /* not there: searched on */
+    assert_non_null(strstr(buf, "DejaVuSansMono.ttf"));
+    SDL_setenv("SIMTLAB_FONT_DIR", "", 1);
+    assert_null(text_find_font("no-such-font.ttf", buf, sizeof buf));
+    assert_string_equal(buf, "");
+    assert_null(text_find_font(NULL, buf, sizeof buf));
+}
+
 static void test_latin_wrap(void **state)
 {
     fixture_t *f = *state;
@@ -280,6 +296,25 @@ static void test_cjk_draws_pixels(void **state)
                      0);
 }
 
+/* SDL_ttf 2.20 cuts DejaVu's underscore off at some sizes (15 px bold):
+ * it must show at every size and style. */
+static void test_underscore_shows(void **state)
+{
+    fixture_t *f = *state;
+    int px, st;
+    for (st = TEXT_SANS; st <= TEXT_MONO; st++)
+        for (px = 8; px <= 40; px++) {
+            int w, h = text_height(f->t, px), n;
+            clear(f);
+            w = text_draw(f->t, "_", 0, 0, px, (text_style_t)st, ink);
+            n = inked(f, 0, 0, w + 2, h);
+            if (n < px / 3)
+                fail_msg("'_' at %d px, style %d: %d pixels", px, st, n);
+            /* and nothing below the line height */
+            assert_int_equal(inked(f, 0, h, 100, 200 - h), 0);
+        }
+}
+
 static void test_mono_l_1_differ(void **state)
 {
     fixture_t *f = *state;
@@ -335,6 +370,20 @@ static void test_cache(void **state)
     assert_int_equal(w1, 0);
 }
 
+/* More (style, size) pairs than the font table holds (48): fonts are
+ * closed and opened again, and measure the same. */
+static void test_many_sizes(void **state)
+{
+    fixture_t *f = *state;
+    const char *s = "SM 调度器 warp";
+    int before = text_width(f->t, s, 20, TEXT_SANS), px, st;
+    for (st = TEXT_SANS; st <= TEXT_MONO; st++)
+        for (px = 8; px <= 60; px++)
+            assert_true(text_width(f->t, s, px, (text_style_t)st) > 0);
+    assert_int_equal(text_width(f->t, s, 20, TEXT_SANS), before);
+    assert_true(text_draw(f->t, s, 0, 0, 20, TEXT_SANS, ink) == before);
+}
+
 static void test_fallbacks(void **state)
 {
     fixture_t *f = *state;
@@ -380,14 +429,17 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fonts_found),
+        cmocka_unit_test(test_find_font),
         cmocka_unit_test(test_latin_wrap),
         cmocka_unit_test(test_forced_breaks),
         cmocka_unit_test(test_long_word_cut),
         cmocka_unit_test(test_cjk_wrap_punctuation),
         cmocka_unit_test(test_widths_monotone),
         cmocka_unit_test(test_cjk_draws_pixels),
+        cmocka_unit_test(test_underscore_shows),
         cmocka_unit_test(test_mono_l_1_differ),
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_many_sizes),
         cmocka_unit_test(test_fallbacks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
