@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "recorder.h"
+#include "roofline.h"
 #include "stage_view.h"
 #include "text.h"
 
@@ -88,6 +89,7 @@ struct stage {
     double draw_ms, sim_ms;
     view_model_t model;
     char shot[1024];              /* stage_set_screenshot's copy              */
+    SDL_Surface *picture;         /* a chart shown instead of the runs; owned */
 };
 
 /* ---- small things ------------------------------------------------------- */
@@ -255,6 +257,7 @@ static void fill_model(stage_t *s)
     m->mouse_x = s->headless ? -1 : s->mouse_x;
     m->mouse_y = s->headless ? -1 : s->mouse_y;
     m->focus = -1;
+    m->picture = s->picture;
     m->nlanes = s->nlanes;
     for (int i = 0; i < s->nlanes; i++) {
         slane_t *l = &s->lane[i];
@@ -576,6 +579,9 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
     stage_t *s = self;
     simt_err_t e;
     free_lanes(s);
+    if (s->picture)
+        SDL_FreeSurface(s->picture);
+    s->picture = NULL;
     s->back = 0;
     s->t_us = 0.0;
     s->ff = 1.0;
@@ -727,6 +733,34 @@ static const char *op_event(void *self)
     return pop_event(s);
 }
 
+/* Draw the chart once, at the size of the stage's body, and keep it. */
+static int op_roofline(void *self, const struct roofline *rf, simt_err_t *err)
+{
+    stage_t *s = self;
+    roofline_t r = *rf;
+    /* the size the view shows it at (stage_view.c: header 52, lesson 150,
+     * a margin of 8 around it, at the zoom), so it is drawn 1:1 */
+    int lesson = (int)lround(150 * s->zoom) > s->height / 3 ? s->height / 3 : (int)lround(150 * s->zoom);
+    r.width = s->width - (int)lround(16 * s->zoom);
+    r.height = s->height - (int)lround(52 * s->zoom) - lesson - (int)lround(16 * s->zoom);
+    if (r.width < 320 || r.height < 200)
+        r.width = 320, r.height = 200;
+    SDL_Surface *pic = SDL_CreateRGBSurfaceWithFormat(0, r.width, r.height, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!pic)
+        return simt_errf(err, SIMT_E_NOMEM, "stage: no memory for the chart");
+    SDL_Rect all = { 0, 0, r.width, r.height };
+    if (roofline_draw(&r, pic, &all, err) != 0) {
+        SDL_FreeSurface(pic);
+        return -1;
+    }
+    if (s->picture)
+        SDL_FreeSurface(s->picture);
+    s->picture = pic;
+    if (!s->headless)
+        draw(s);
+    return 0;
+}
+
 static const char *op_lang(void *self)
 {
     const stage_t *s = self;
@@ -813,7 +847,8 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
         fprintf(stderr, "simtlab: warning: no Chinese font found (install fonts-wqy-microhei); Chinese text "
                         "will show as boxes\n");
     s->ops = (lstage_ops_t){ .self = s, .interactive = !s->headless, .play = op_play, .say = op_say, .title = op_title,
-                             .pause = op_pause, .event = op_event, .lang = op_lang };
+                             .pause = op_pause, .event = op_event, .lang = op_lang,
+                             .roofline = op_roofline };
     s->last_tick = SDL_GetPerformanceCounter();
     if (s->win) {
         SDL_SetWindowMinimumSize(s->win, 640, 400);
@@ -856,6 +891,8 @@ int stage_close(stage_t *s, simt_err_t *err)
         fprintf(stderr, "stage: %lu frames, %.2f ms drawing + %.2f ms simulating per frame\n", s->frames, d, m);
     }
     free_lanes(s);
+    if (s->picture)
+        SDL_FreeSurface(s->picture);
     text_close(s->text);
     if (s->soft)
         SDL_DestroyRenderer(s->soft);

@@ -5,6 +5,7 @@
 
 #include <lauxlib.h>
 
+#include "lstage.h"
 #include "lutil.h"
 
 #ifdef SIMT_HAVE_VIEW
@@ -103,8 +104,9 @@ static int l_roofline(lua_State *L)
     lua_settop(L, 1);
     memset(&rf, 0, sizeof rf);
     path = opt_string(L, 1, "", "path");
-    if (!path)
-        return lutil_argerror(L, 1, "'path' (the PNG file to write) is required");
+    const lstage_ops_t *stage = lstage_get(L);
+    if (!path && !(stage && stage->roofline))
+        return lutil_argerror(L, 1, "'path' (the PNG file to write) is required (without a stage to show it on)");
     rf.title = opt_string(L, 1, "", "title");
     rf.subtitle = opt_string(L, 1, "", "subtitle");
     rf.width = opt_int(L, "width", 1280);
@@ -139,7 +141,11 @@ static int l_roofline(lua_State *L)
     rf.points = pts;
     rf.npoints = n;
     simt_err_clear(&err);
-    if (roofline_save_png(&rf, path, &err) != 0)
+    if (roofline_check(&rf, &err) != 0)
+        return lutil_error(L, "%s", err.msg);
+    if (stage && stage->roofline && stage->roofline(stage->self, &rf, &err) != 0)
+        return lutil_error(L, "%s", err.msg);
+    if (path && roofline_save_png(&rf, path, &err) != 0)
         return lutil_error(L, "%s", err.msg);
     return 0;
 }

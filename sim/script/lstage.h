@@ -23,6 +23,8 @@
 #include "err.h"
 #include "gpu.h"
 
+struct roofline;   /* sim/view/roofline.h */
+
 #define LSTAGE_MAX_LANES 4
 /* registry key set to true when the user closed the window (the error
  * that ends the script is then not a failure: main exits 0) */
@@ -76,6 +78,10 @@ typedef struct lstage_ops {
     const char *(*event)(void *self);
     /* "en" or "zh", as chosen now (L toggles it). */
     const char *(*lang)(void *self);
+    /* Show a roofline chart (sim/view/roofline.h; its strings are only
+     * borrowed for the call) in place of the runs until the next play.
+     * Returns 0, or -1 with err. */
+    int (*roofline)(void *self, const struct roofline *rf, simt_err_t *err);
 } lstage_ops_t;
 
 /* Give L's binding a stage (ops is not copied: it must outlive L), or

@@ -869,6 +869,21 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
         detail_w = m->width / 2;
     draw_header(&c, head);
     int lanes_w = m->width - detail_w;
+    if (m->picture) {   /* a chart instead of the runs: the whole body, its shape kept */
+        int pw = m->width - S(&c, 16), ph = body_h - S(&c, 16);
+        double k = fmin((double)pw / m->picture->w, (double)ph / m->picture->h);
+        SDL_Texture *tx = SDL_CreateTextureFromSurface(r, m->picture);
+        if (tx) {
+            SDL_Rect dst = { (m->width - (int)(m->picture->w * k)) / 2, body_y + S(&c, 8), (int)(m->picture->w * k),
+                             (int)(m->picture->h * k) };
+            SDL_RenderCopy(r, tx, NULL, &dst);
+            SDL_DestroyTexture(tx);
+        }
+        draw_lesson(&c, 0, m->height - lesson, m->width, lesson);
+        if (m->help)
+            draw_help(&c);
+        return 0;
+    }
     for (int i = 0; i < m->nlanes; i++) {
         int x0 = lanes_w * i / m->nlanes, x1 = lanes_w * (i + 1) / m->nlanes;
         draw_lane(&c, &m->lane[i], x0, body_y, x1 - x0, body_h);

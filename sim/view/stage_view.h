@@ -75,6 +75,7 @@ typedef struct view_model {
     int nlanes;
     view_lane_t lane[VIEW_MAX_LANES];
     int focus;                     /* the lane the detail column shows (-1)  */
+    SDL_Surface *picture;          /* a chart shown instead of the runs, or NULL */
 } view_model_t;
 
 /* Colours, by rec_status_t, of the light or dark theme (Okabe-Ito). */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cpu.h"
+#include "roofline.h"
 #include "stage.h"
 #include "support.h"
 
@@ -222,11 +223,50 @@ static void test_golden_frame(void **state)
     SDL_FreeSurface(golden);
 }
 
+/* A roofline shown on the stage replaces the runs in the picture; a bad
+ * one is refused with a message naming the entry. */
+static void test_roofline_on_stage(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    scene_t s;
+    gpu_stats_t gs;
+    cpu_stats_t cs;
+    scene_init(&s);
+    mkdir(FRAMES_DIR, 0755);
+    stage_t *st = open_headless(NULL, 1, "en");
+    race(&s, st, &gs, &cs);
+    stage_set_screenshot(st, FRAMES_DIR "/before.png");
+    assert_int_equal(stage_close(st, &e), 0);
+    st = open_headless(NULL, 1, "en");
+    race(&s, st, &gs, &cs);
+    roofline_roof_t roofs[1] = { { "FP32", 0.128 } };
+    roofline_bw_t bws[1] = { { "DRAM", 0.032 } };
+    roofline_point_t pts[1] = { { "matmul", 2.0, 0.01 } };
+    roofline_t rf = { .title = "test", .roofs = roofs, .nroofs = 1, .bws = bws, .nbws = 1, .points = pts,
+                      .npoints = 1 };
+    const lstage_ops_t *ops = stage_ops(st);
+    assert_int_equal(ops->roofline(ops->self, &rf, &e), 0);
+    pts[0].intensity = -1.0;
+    assert_int_equal(ops->roofline(ops->self, &rf, &e), -1);
+    support_contains(e.msg, "points[1]");
+    stage_set_screenshot(st, FRAMES_DIR "/after.png");
+    assert_int_equal(stage_close(st, &e), 0);
+    SDL_Surface *a = IMG_Load(FRAMES_DIR "/before.png"), *b = IMG_Load(FRAMES_DIR "/after.png");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(diff_fraction(a, b) > 0.05);
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+    scene_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_race_same_results),
         cmocka_unit_test(test_golden_frame),
+        cmocka_unit_test(test_roofline_on_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
