@@ -73,7 +73,7 @@ return {
           L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x), 2 * rg.warps_per_sm),
         zh = string.format("一个 CPU 核心：%s。edu-tiny：%s，快 %s。它只有 2 个 SM，每个 32 条通道、1 GHz，"
           .. "却能同时处理最多 %d 个 warp（每个 32 个线程），而 CPU 核心一次只做一个线程。",
-          L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x), 2 * rg.warps_per_sm),
+          L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x, "zh"), 2 * rg.warps_per_sm),
       }
       L.expect(rg.time_us < rc.time_us, { en = "even the 2-SM teaching GPU beats one CPU core",
                                           zh = "连只有 2 个 SM 的教学 GPU 也比一个 CPU 核心快" },
@@ -96,7 +96,7 @@ return {
         zh = string.format("同样的比赛，对手换成 H200 模型（%d 个 SM）。内核时间 %s，CPU 核心 %s：快 %s；"
           .. "再算上主机启动一个内核的 %.1f 微秒（真实 H200 上实测 3.2 微秒），快 %s。和“一个”简单的 CPU 核心比，"
           .. "GPU 快的是几百倍甚至更多，而不是 20 到 50 倍：文章里的数字一定是在和别的东西比。",
-          rg.sms or h200.desc.sms, L.fmt_us(rg.time_us), L.fmt_us(rc.time_us), L.fmt_x(x), launch, L.fmt_x(xl)),
+          rg.sms or h200.desc.sms, L.fmt_us(rg.time_us), L.fmt_us(rc.time_us), L.fmt_x(x, "zh"), launch, L.fmt_x(xl, "zh")),
       }
       L.expect(rg.time_us < L.tiny.time_us, { en = "the H200 is faster than edu-tiny", zh = "H200 比 edu-tiny 快" })
       L.expect(xl >= 100, { en = "against one core the GPU is hundreds of times faster or more",
@@ -122,7 +122,7 @@ return {
           .. "相差 41 倍；一个 Xeon 核心跑朴素的三重循环只有 1.48 GFLOP/s：相差 34,000 倍。所以“快 20 到 50 倍”"
           .. "说的是服务器 CPU 对 GPU 的 FP32 计算；和一个朴素的核心比，是几千倍。在这么小的规模上模拟器给出的倍数更小（%s）："
           .. "我们的内核用到的 GPU 峰值比例比专业库低。", n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
-          L.fmt_x(c.speedup), L.fmt_x(c.speedup)),
+          L.fmt_x(c.speedup, "zh"), L.fmt_x(c.speedup, "zh")),
       }
       L.expect(c.identical, { en = "the server CPU and the GPU give bit-identical results",
                               zh = "服务器 CPU 和 GPU 的结果逐位相同" })
@@ -145,7 +145,7 @@ return {
         zh = string.format("再来一个很小的任务：两个 %d 个数的向量相加。一个 CPU 核心：%s。H200：内核本身只要 %s，"
           .. "但主机先要花 %.1f 微秒启动它，总共 %s：CPU 反而快 %s。小问题留在 CPU 上算；活儿多到能把 GPU 填满，"
           .. "GPU 才划算。", m, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.kernel_us), c.gpu.launch_us,
-          L.fmt_us(c.gpu.time_us), L.fmt_x(c.gpu.time_us / c.cpu.time_us)),
+          L.fmt_us(c.gpu.time_us), L.fmt_x(c.gpu.time_us / c.cpu.time_us, "zh")),
       }
       L.expect(c.identical, { en = "both add the vectors exactly alike", zh = "两边的向量加法结果完全一样" })
       L.expect(c.faster == "cpu", { en = "for a tiny vector the CPU core wins once the launch counts",
@@ -154,6 +154,9 @@ return {
                              c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us))
     end,
     function(L)
+      -- on a stage, the last picture should be the race, not the tiny vector:
+      -- race the H200 again (same numbers as step 3; headless runs skip it)
+      if simt.on_stage() then race(L, simt.gpu{ arch = "h200" }) end
       L.say{
         en = string.format("What we saw, all from the simulator's own numbers: a GPU is fast because it works on "
           .. "thousands of threads at once. Against one core it won by %s; against a whole server CPU by %s here "
@@ -161,7 +164,7 @@ return {
           .. "what, on how much work\".", L.fmt_x(L.x_core), L.fmt_x(L.x_server)),
         zh = string.format("小结（数字都来自模拟器本身）：GPU 快，是因为它同时处理成千上万个线程。对一个核心它快了 %s；"
           .. "对整颗服务器 CPU，这里快 %s（真实硬件实测 41 倍）；遇到很小的向量，它反而输了。说“快多少倍”，"
-          .. "一定要问清楚：和谁比，算多少活儿。", L.fmt_x(L.x_core), L.fmt_x(L.x_server)),
+          .. "一定要问清楚：和谁比，算多少活儿。", L.fmt_x(L.x_core, "zh"), L.fmt_x(L.x_server, "zh")),
       }
     end,
   },

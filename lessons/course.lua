@@ -3,7 +3,9 @@
 -- the libraries in lessons/lib).
 --
 --   simtlab run  lessons/course.lua list                 the lessons, titles in --lang
---   simtlab show lessons/course.lua lesson N [k=v ...]    lesson N on the stage (knobs k=v)
+--   simtlab show lessons/course.lua lesson N [k=v ...] [--charts DIR]
+--                                                         lesson N on the stage (knobs k=v;
+--                                                         --charts: each chart as DIR/NAME.png)
 --   simtlab run  lessons/course.lua lesson N [k=v ...]    the same, text only
 --   simtlab run  lessons/course.lua check [N ...]         lessons headless with their claims,
 --                                                         then the exercises' reference solutions
@@ -16,7 +18,7 @@ local a = arg or {}
 local cmd = a[1] or "list"
 
 local function usage()
-  error("usage: course.lua list | lesson N [knob=value ...] | check [N ...] | grade N FILE.s [--json]", 0)
+  error("usage: course.lua list | lesson N [knob=value ...] [--charts DIR] | check [N ...] | grade N FILE.s [--json]", 0)
 end
 
 if cmd == "list" then
@@ -24,13 +26,20 @@ if cmd == "list" then
 elseif cmd == "lesson" then
   local n = math.tointeger(tonumber(a[2] or ""))
   if not n then usage() end
-  local knobs = {}
-  for i = 3, #a do
-    local k, v = a[i]:match("^([%a_][%w_]*)=(.+)$")
-    if not k then error("a knob is NAME=VALUE, got '" .. a[i] .. "'", 0) end
-    knobs[k] = v
+  local knobs, charts = {}, nil
+  local i = 3
+  while i <= #a do
+    if a[i] == "--charts" then
+      charts = a[i + 1] or usage()
+      i = i + 2
+    else
+      local k, v = a[i]:match("^([%a_][%w_]*)=(.+)$")
+      if not k then error("a knob is NAME=VALUE, got '" .. a[i] .. "'", 0) end
+      knobs[k] = v
+      i = i + 1
+    end
   end
-  runner.run(n, { knobs = knobs })
+  runner.run(n, { knobs = knobs, charts = charts })
 elseif cmd == "check" then
   local only = {}
   for i = 2, #a do only[#only + 1] = math.tointeger(tonumber(a[i])) or usage() end

@@ -44,7 +44,9 @@
 --   L.pause()               wait for a key in a window (returns its event);
 --                           nothing headless (returns nil)
 --   L.lang, L.window        "en"/"zh"; true when a person is watching
---   L.fmt_us(us), L.fmt_x(ratio), L.commas(n)   number formatting
+--   L.fmt_us(us), L.fmt_x(ratio [, "zh"]), L.commas(n)   number formatting
+--                           ("283x"; with "zh": "283 倍")
+-- On a stage a chart's numbers also appear, as text, after the next say.
 -- Every number a lesson shows must come from a launch result or a cited
 -- measurement (say which). A claim that does not hold must fail loudly.
 
@@ -65,10 +67,10 @@ local function fmt_us(us)
   return string.format("%.2f µs", us)
 end
 
-local function fmt_x(r)
-  if r >= 100 then return commas(r) .. "x" end
-  if r >= 10 then return string.format("%.0fx", r) end
-  return string.format("%.1fx", r)
+local function fmt_x(r, lang)
+  local s
+  if r >= 100 then s = commas(r) elseif r >= 10 then s = string.format("%.0f", r) else s = string.format("%.1f", r) end
+  return lang == "zh" and (s .. " 倍") or (s .. "x")
 end
 
 lesson.commas, lesson.fmt_us, lesson.fmt_x = commas, fmt_us, fmt_x
@@ -121,7 +123,7 @@ function lesson.new(t, opts)
   L.lang = opts.lang or simt.lang()
   L.window = simt.on_stage() == "window"
   L.checks = {}       -- {ok = bool, en = ..., zh = ..., detail = ...} per expect
-  L.fmt_us, L.fmt_x, L.commas, L.kernel = fmt_us, fmt_x, commas, kernel
+  L.fmt_us, L.commas, L.kernel = fmt_us, commas, kernel
 
   local function text(t2)
     if type(t2) == "string" then return t2 end
@@ -129,12 +131,19 @@ function lesson.new(t, opts)
     return t2.en or t2.zh
   end
   L.text = text
+  -- "283x" in English, "283 倍" in Chinese (for zh = ... strings pass "zh")
+  function L.fmt_x(r, lang) return fmt_x(r, lang or "en") end
+  local pending_chart   -- on a stage: the last chart's table, shown with the next say
 
   function L.say(t2)
     if type(t2) ~= "string" and (type(t2) ~= "table" or not (t2.en or t2.zh)) then
       error("L.say needs {en = \"...\", zh = \"...\"}", 2)
     end
     if opts.quiet and not simt.on_stage() then return end
+    if pending_chart and simt.on_stage() and type(t2) == "table" then
+      t2 = { en = (t2.en or t2.zh) .. "\n" .. pending_chart.en, zh = (t2.zh or t2.en) .. "\n" .. pending_chart.zh }
+      pending_chart = nil
+    end
     simt.say(t2)
   end
 
@@ -179,8 +188,33 @@ function lesson.new(t, opts)
     return simt.race(l2)
   end
 
+  -- the chart as a few lines of text in language lang
+  local function chart_text(c, lang)
+    local function tx(t2) if type(t2) == "string" then return t2 end return (lang == "zh" and t2.zh) or t2.en end
+    local lines = { tx(c.title or "") .. ":" }
+    if c.roofline then
+      for _, p in ipairs(c.roofline.points) do
+        lines[#lines + 1] = string.format("%s %.3g FLOP/B -> %.4g GFLOP/s", p.name, p.ai, p.gflops)
+      end
+    else
+      for i, x in ipairs(c.x) do
+        local parts = {}
+        for _, s in ipairs(c.series) do
+          if s.y[i] then parts[#parts + 1] = string.format("%s %.3g", s.name, s.y[i]) end
+        end
+        lines[#lines + 1] = string.format("%s %s: %s", tx(c.x_label or "x"), tostring(x), table.concat(parts, ", "))
+      end
+    end
+    return table.concat(lines, " · ")
+  end
+
   function L.chart(c)
     local title = text(c.title or "")
+    if simt.on_stage() then
+      local en, zh = chart_text(c, "en"), chart_text(c, "zh")
+      if pending_chart then en, zh = pending_chart.en .. "\n" .. en, pending_chart.zh .. "\n" .. zh end
+      pending_chart = { en = en, zh = zh }
+    end
     if not (opts.quiet and not simt.on_stage()) then
       print("  " .. title)
       if c.roofline then

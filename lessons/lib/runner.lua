@@ -12,7 +12,8 @@
 -- "lessons/?.lua" to package.path.
 --
 -- In a window, each step ends with a wait: PageDown, Space or Right go to
--- the next step, PageUp goes back one step and runs it again, Q quits.
+-- the next step, PageUp goes back one step and runs it again, R runs the
+-- step again, Q quits.
 -- Headless, the steps run one after another with their checks.
 
 local lesson = require("lesson")
@@ -78,15 +79,18 @@ function runner.run(n, opts)
     if not (opts.quiet and not simt.on_stage()) then simt.title(title, step) end
     t.steps[i](L)
     if L.window then
-      local ev = simt.pause()
+      -- wait for a key that moves: next (PageDown, Space, Right), prev
+      -- (PageUp: the step before, run again), restart (R: this step again);
+      -- knob keys the lesson does not use are ignored
+      local ev
+      repeat ev = simt.pause() until ev == nil or ev == "next" or ev == "prev" or ev == "restart" or ev == "quit"
       if ev == "prev" then
         i = math.max(1, i - 1)
       elseif ev == "quit" then
         break
-      elseif ev == "next" or ev == nil then
+      elseif ev ~= "restart" then
         i = i + 1
       end
-      -- other keys (knobs) re-run the same step: it may read them with simt.event
     else
       i = i + 1
     end
