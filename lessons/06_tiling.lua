@@ -44,9 +44,12 @@ return {
                           { name = "DRAM KB", y = { rn.dram_bytes / 1024, rt.dram_bytes / 1024 } },
                           { name = "shared KB", y = { rn.sld_bytes / 1024, rt.sld_bytes / 1024 } } } }
       local same = rt.dram_bytes > 0.9 * rn.dram_bytes
-      local dram_en = same and " DRAM traffic hardly changes here: the L2 cache already caught the naive kernel's "
-          .. "re-reads, so the gain is in the L1/L2 requests and the load instructions." or ""
-      local dram_zh = same and "这里显存流量几乎没变：朴素版的重复读取已经被 L2 缓存接住了，所以省下的是 L1/L2 请求和读取指令。" or ""
+      local dram_en = same and " DRAM traffic does not change: the naive kernel's warps in one block read "
+          .. "the same row of B at about the same time, so the caches already serve those re-reads and DRAM sees each "
+          .. "line as often as with tiles. What tiling removes is the 16x load traffic into the caches and the load "
+          .. "instructions." or ""
+      local dram_zh = same and "显存流量没有变：朴素版同一个线程块里的各个 warp 几乎同时读 B 的同一行，"
+          .. "缓存已经接住了这些重复读取，显存看到每个缓存行的次数和分块版一样多。分块省掉的，是进入缓存的 16 倍读取流量和读取指令。" or ""
       L.say{
         en = string.format("n = %d on edu-tiny. Global loads: %s KB naive, %s KB tiled (%.1fx fewer); the reads moved "
           .. "to shared memory (%s KB) instead. DRAM: %s KB against %s KB. Time: %s against %s, the tiled kernel "

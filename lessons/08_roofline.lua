@@ -39,8 +39,8 @@ return {
         zh = "BF16 的屋脊点约为每字节 206 次运算（参考：稠密 BF16 989.4 TF 除以 4.8 TB/s）" })
     end,
     function(L)
-      -- the whole H200 model: a slice with a lowered dram_gbps measured above its own roof for vecadd
-      -- (see the teacher notes), so the roofline uses the real preset
+      -- the whole H200 model: with a lowered dram_gbps, vecadd's stores (counted in dram_bytes but
+      -- not charged to DRAM time) put it above the lowered roof (teacher notes), so no slice here
       local g = simt.gpu{ arch = "h200" }
       local d = g.desc
       local peak = d.sms * d.fp32_lanes_per_sm * 2 * d.clock_mhz / 1000
