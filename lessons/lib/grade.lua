@@ -136,6 +136,19 @@ local function json_str(s)
   end) .. '"'
 end
 
+-- One line of JSON for a result of grade.check (for a class's scripts).
+function grade.to_json(res)
+  local c = res.cheap
+  local ex = grade.EXERCISES[res.exercise]
+  return string.format('{"exercise": %d, "file": %s, "pass": %s, "correct": {"ok": %s, "msg": %s}, '
+                       .. '"sound": {"ok": %s, "msg": %s}, "cheap": {"ok": %s, "score": %.3f, "metric": %s, '
+                       .. '"yours": %s, "reference": %s, "msg": %s}}',
+                       res.exercise, json_str(res.file), tostring(res.pass), tostring(res.correct.ok),
+                       json_str(res.correct.msg), tostring(res.sound.ok), json_str(res.sound.msg), tostring(c.ok),
+                       c.score or 0, json_str(ex.metric), c.yours and string.format("%d", c.yours) or "null",
+                       c.reference and string.format("%d", c.reference) or "null", json_str(c.msg or ""))
+end
+
 -- grade.check(n, file, opts) -> result table (see the top of the file).
 -- opts: json (print JSON instead of text), quiet (print nothing),
 -- lang ("en"/"zh", default simt.lang()).
@@ -233,14 +246,7 @@ function grade.check(n, file, opts)
   res.pass = res.correct.ok and res.sound.ok and res.cheap.ok
   if opts.quiet then return res end
   if opts.json then
-    local c = res.cheap
-    print(string.format('{"exercise": %d, "file": %s, "pass": %s, "correct": {"ok": %s, "msg": %s}, '
-                        .. '"sound": {"ok": %s, "msg": %s}, "cheap": {"ok": %s, "score": %.3f, "metric": %s, '
-                        .. '"yours": %s, "reference": %s, "msg": %s}}',
-                        n, json_str(file), tostring(res.pass), tostring(res.correct.ok), json_str(res.correct.msg),
-                        tostring(res.sound.ok), json_str(res.sound.msg), tostring(c.ok), c.score or 0,
-                        json_str(ex.metric), c.yours and string.format("%d", c.yours) or "null",
-                        c.reference and string.format("%d", c.reference) or "null", json_str(c.msg or "")))
+    print(grade.to_json(res))
     return res
   end
   local function mark(ok) return ok and T("pass", "通过") or T("FAIL", "不通过") end

@@ -100,4 +100,13 @@ do
          r.correct.msg)
 end
 
+-- --json: one object per kernel with the three parts
+do
+  local j = grade.to_json(refs[6].starter)
+  assert(j:find('"exercise": 6', 1, true) and j:find('"pass": false', 1, true), j)
+  assert(j:find('"sound": {"ok": false', 1, true) and not j:find("\n", 1, true), j)
+  local j2 = grade.to_json(refs[7].solution)
+  assert(j2:find('"pass": true', 1, true) and j2:find('"metric": "smem_wavefronts"', 1, true), j2)
+end
+
 print(string.format("test_lessons ok (%.1f s)", os.clock() - t0))
