@@ -50,16 +50,17 @@ return {
   steps = {
     function(L)
       local n = L.knob("n")
+      local t = simt.gpu{ arch = "edu-tiny" }.desc
       L.say{
         en = string.format("A common article says: \"GPUs have thousands of cores doing the same math at once, CPUs do "
           .. "things one after another, so GPUs are 20-50x faster at matrix math.\" Let us test it. Both sides "
           .. "multiply the same two %d x %d matrices (%s multiply-adds). Left: one CPU core runs the %s threads of "
-          .. "the kernel one after another. Right: edu-tiny, a teaching GPU with 2 SMs.", n, n,
-          L.commas(n * n * n), L.commas(n * n)),
+          .. "the kernel one after another. Right: edu-tiny, a teaching GPU with %d SMs.", n, n,
+          L.commas(n * n * n), L.commas(n * n), t.sms),
         zh = string.format("常见的文章说：“GPU 有成千上万个核心同时做同样的计算，CPU 只能一件一件地做，所以 GPU 做矩阵运算比 "
           .. "CPU 快 20 到 50 倍。”我们来验证一下。两边计算同样的两个 %d x %d 矩阵相乘（%s 次乘加）。左边：一个 CPU 核心"
-          .. "把内核的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 2 个 SM 的教学用 GPU。", n, n,
-          L.commas(n * n * n), L.commas(n * n)),
+          .. "把内核的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU。", n, n,
+          L.commas(n * n * n), L.commas(n * n), t.sms),
       }
     end,
     function(L)
@@ -67,16 +68,20 @@ return {
       local rc, rg = race(L, tiny)
       L.cpu1, L.tiny = rc, rg
       local x = rc.time_us / rg.time_us
+      local t, c = tiny.desc, simt.cpu{ arch = "cpu-core" }.desc
+      local ghz = function(mhz) return string.format("%.3g GHz", mhz / 1000) end
       L.say{
-        en = string.format("One CPU core: %s. edu-tiny: %s, %s faster, with only 2 SMs of 32 lanes at 1 GHz: it "
-          .. "works on up to %d warps of 32 threads at a time while the core does one thread.",
-          L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x), 2 * rg.warps_per_sm),
-        zh = string.format("一个 CPU 核心：%s。edu-tiny：%s，快 %s。它只有 2 个 SM，每个 32 条通道、1 GHz，"
-          .. "却能同时处理最多 %d 个 warp（每个 32 个线程），而 CPU 核心一次只做一个线程。",
-          L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x, "zh"), 2 * rg.warps_per_sm),
+        en = string.format("One CPU core (%s): %s. edu-tiny: %s, %s faster, with only %d SMs of %d lanes at %s: it "
+          .. "works on up to %d warps of 32 threads at a time while the core does one thread.", ghz(c.clock_mhz),
+          L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x), t.sms, t.fp32_lanes_per_sm, ghz(t.clock_mhz),
+          t.sms * rg.warps_per_sm),
+        zh = string.format("一个 CPU 核心（%s）：%s。edu-tiny：%s，快 %s。它只有 %d 个 SM，每个 %d 条通道、%s，"
+          .. "却能同时处理最多 %d 个 warp（每个 32 个线程），而 CPU 核心一次只做一个线程。", ghz(c.clock_mhz),
+          L.fmt_us(rc.time_us), L.fmt_us(rg.time_us), L.fmt_x(x, "zh"), t.sms, t.fp32_lanes_per_sm, ghz(t.clock_mhz),
+          t.sms * rg.warps_per_sm),
       }
-      L.expect(rg.time_us < rc.time_us, { en = "even the 2-SM teaching GPU beats one CPU core",
-                                          zh = "连只有 2 个 SM 的教学 GPU 也比一个 CPU 核心快" },
+      L.expect(rg.time_us < rc.time_us, { en = "even the small teaching GPU beats one CPU core",
+                                          zh = "连小小的教学 GPU 也比一个 CPU 核心快" },
                string.format("%.1f us vs %.1f us", rg.time_us, rc.time_us))
     end,
     function(L)
@@ -106,22 +111,23 @@ return {
       local n = 256
       local c = compare.run{ workload = "matmul_reg64", n = n, cpu = "cpu-server", gpu = "h200", quiet = true }
       L.x_server = c.speedup
+      local sd = simt.cpu{ arch = "cpu-server" }.desc
       L.say{
-        en = string.format("A fair fight: a whole server CPU (cpu-server: 64 cores with 16-wide SIMD, an AMD EPYC "
-          .. "9554 model) against the H200, both running their best kernel here (matmul_reg64, n = %d, launch "
+        en = string.format("A fair fight: a whole server CPU (cpu-server: %d cores with %d-wide SIMD, a model of "
+          .. "the %s) against the H200, both running their best kernel here (matmul_reg64, n = %d, launch "
           .. "included): %s against %s, the GPU %s faster. That is far less than against one core. On real "
           .. "hardware, with good libraries and big matrices (measured): an H200 FP32 GEMM runs at 50.6 TFLOP/s, a "
           .. "16-core Xeon BLAS at 1,229 GFLOP/s: 41x; one Xeon core running a plain loop does 1.48 GFLOP/s: 34,000x. "
           .. "So \"20-50x\" is about right for a server CPU against a GPU in FP32; against one naive core it is "
           .. "thousands. At this small size the simulator gives less (%s): our kernel reaches a smaller share of "
-          .. "the GPU's peak than a library does.", n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
+          .. "the GPU's peak than a library does.", sd.cores, sd.simd_width, sd.vendor_name, n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.speedup), L.fmt_x(c.speedup)),
-        zh = string.format("公平一点的比赛：一整颗服务器 CPU（cpu-server：64 个核心、16 路 SIMD，模拟 AMD EPYC 9554）对 H200，"
+        zh = string.format("公平一点的比赛：一整颗服务器 CPU（cpu-server：%d 个核心、%d 路 SIMD，模拟 %s）对 H200，"
           .. "两边都用这里最快的内核（matmul_reg64，n = %d，含启动开销）：%s 对 %s，GPU 快 %s，比对一个核心时小得多。"
           .. "真实硬件上用成熟的库、算大矩阵（实测）：H200 的 FP32 矩阵乘法 50.6 TFLOP/s，16 核 Xeon 的 BLAS 1,229 GFLOP/s："
           .. "相差 41 倍；一个 Xeon 核心跑朴素的三重循环只有 1.48 GFLOP/s：相差 34,000 倍。所以“快 20 到 50 倍”"
           .. "说的是服务器 CPU 对 GPU 的 FP32 计算；和一个朴素的核心比，是几千倍。在这么小的规模上模拟器给出的倍数更小（%s）："
-          .. "我们的内核用到的 GPU 峰值比例比专业库低。", n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
+          .. "我们的内核用到的 GPU 峰值比例比专业库低。", sd.cores, sd.simd_width, sd.vendor_name, n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.speedup, "zh"), L.fmt_x(c.speedup, "zh")),
       }
       L.expect(c.identical, { en = "the server CPU and the GPU give bit-identical results",

@@ -3,6 +3,10 @@
 -- threads cost as many instructions as 64, and an SM holds a limited
 -- number of warps at once.
 
+-- the simulator's names for what limits occupancy, in Chinese
+local LIMIT_ZH = { ["blocks per SM"] = "每个 SM 的线程块数", ["threads per SM"] = "每个 SM 的线程数",
+                   ["registers"] = "寄存器", ["shared memory"] = "共享内存" }
+
 return {
   meta = {
     number = 2,
@@ -65,6 +69,8 @@ return {
       local out = g:tensor{ 16 * 128, name = "out" }
       local r = L.run(g, "micro_fma8", { grid = 16, block = 128 }, 8, out)
       local limit = d.max_threads_per_sm // 32
+      local h = simt.gpu{ arch = "h200" }.desc
+      local hw, hs, ht = h.max_threads_per_sm // 32, h.sms, h.max_threads_per_sm
       L.say{
         en = string.format("How many warps fit on one SM at a time? edu-tiny allows %d threads per SM, that is %d "
           .. "warps. Launching 16 blocks of 128 threads (4 warps each), each SM held %d warps (%d blocks) at once "
@@ -73,9 +79,10 @@ return {
           r.warps_per_sm, r.blocks_per_sm, 100 * r.occupancy, tostring(r.occupancy_limit)),
         zh = string.format("一个 SM 同时能放多少个 warp？edu-tiny 每个 SM 最多 %d 个线程，也就是 %d 个 warp。"
           .. "启动 16 个 128 线程的线程块（每块 4 个 warp），每个 SM 同时放了 %d 个 warp（%d 个块），占用率 %.0f%%"
-          .. "（受限于 %s）；其余的块排队等空位。H200 的一个 SM 最多放 64 个 warp：132 个 SM x 2,048 个线程 = "
-          .. "270,336 个线程同时在跑。", d.max_threads_per_sm, limit, r.warps_per_sm, r.blocks_per_sm,
-          100 * r.occupancy, tostring(r.occupancy_limit)),
+          .. "（受限于%s）；其余的块排队等空位。H200 的一个 SM 最多放 %d 个 warp：%d 个 SM x %s 个线程 = "
+          .. "%s 个线程同时在跑。", d.max_threads_per_sm, limit, r.warps_per_sm, r.blocks_per_sm,
+          100 * r.occupancy, LIMIT_ZH[r.occupancy_limit] or tostring(r.occupancy_limit), hw, hs, L.commas(ht),
+          L.commas(hs * ht)),
       }
       L.expect(r.warps_per_sm <= limit and r.warps_per_sm == r.blocks_per_sm * 4, {
         en = "an SM holds whole blocks, never more warps than its limit", zh = "SM 按整个线程块装入，warp 数不超过上限" },
