@@ -51,6 +51,36 @@ do
   assert(not ok and e:find("there is no lesson 42", 1, true), tostring(e))
 end
 
+-- check_all reports a lesson whose claim fails, or that has a bug, as FAIL
+-- with the lesson file and line, and goes on with the next lesson
+do
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir -p " .. dir))
+  local f = io.open(dir .. "/fake_claim.lua", "w")
+  f:write([[
+return { meta = { number = 9, title = { en = "fake", zh = "假的" }, concept = { en = "c", zh = "c" }, minutes = 1 },
+  steps = { function(L) L.say{ en = "hi", zh = "你好" } end,
+            function(L)
+              L.expect(2 + 2 == 5, { en = "two and two make five", zh = "二加二等于五" })
+            end } }
+]])
+  f:close()
+  f = io.open(dir .. "/fake_bug.lua", "w")
+  f:write("return { meta = { number = 10, title = { en = 'b', zh = '错' }, concept = { en = 'c', zh = 'c' }, minutes = 1 },\n"
+          .. "  steps = { function(L) local t = nil; return t.x end } }\n")
+  f:close()
+  package.path = dir .. "/?.lua;" .. package.path
+  local saved = runner.LESSONS
+  runner.LESSONS = { "fake_claim", "fake_bug", "02_warps" }
+  local res = runner.check_all{ only = { 1, 2, 3 } }
+  runner.LESSONS = saved
+  os.execute("rm -rf " .. dir)
+  assert(not res.ok and not res[1].ok and not res[2].ok and res[3].ok, "two failures, then lesson 2 still runs")
+  assert(res[1].err:find("fake_claim.lua:4: claim does not hold: two and two make five", 1, true), res[1].err)
+  assert(res[2].err:find("fake_bug.lua:2:", 1, true), res[2].err)
+end
+
 -- exercises: starters fail, references pass
 local refs = grade.check_references()
 assert(refs.ok, "every reference solution passes and every starter fails")
