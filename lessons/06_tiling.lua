@@ -1,0 +1,88 @@
+-- Lesson 6: shared-memory tiling (共享内存分块).
+-- A matrix multiply reads every element of A and B n times. A block that
+-- loads a 16 x 16 tile into shared memory once and reuses it 16 times cuts
+-- the global-memory traffic 16-fold.
+
+local W = require("workloads")
+
+return {
+  meta = {
+    number = 6,
+    title = { en = "Shared-memory tiling", zh = "共享内存分块（tiling）" },
+    concept = { en = "Load a tile once into fast shared memory and reuse it many times: global-memory traffic falls, time falls.",
+                zh = "把一小块数据读进高速的共享内存一次，反复使用：全局内存流量下降，时间也下降。" },
+    minutes = 15,
+    knobs = {
+      { name = "n", range = { 16, 256 }, default = 128, en = "matrix size n", zh = "矩阵大小 n" },
+    },
+  },
+  steps = {
+    function(L)
+      L.say{
+        en = "matmul_naive: each thread computes one element of C and reads a whole row of A and a whole column "
+          .. "of B from global memory, so every element of A and B is loaded n times. matmul_tiled16: each block "
+          .. "of 16 x 16 threads copies a 16 x 16 tile of A and one of B into shared memory (one element per "
+          .. "thread), waits at bar.sync until the tiles are complete, multiplies them out of shared memory, and "
+          .. "waits again before the next copy overwrites them.",
+        zh = "matmul_naive：每个线程算 C 的一个元素，从全局内存读 A 的一整行和 B 的一整列，所以 A 和 B 的每个元素都被读了 n 次。"
+          .. "matmul_tiled16：每个 16 x 16 线程的线程块把 A 和 B 各一块 16 x 16 的小块拷进共享内存（每个线程拷一个元素），"
+          .. "在 bar.sync 处等小块拷完，再从共享内存里做乘法，下一次拷贝覆盖之前还要再等一次。",
+      }
+    end,
+    function(L)
+      local n = L.knob("n")
+      local g = simt.gpu{ arch = "edu-tiny" }
+      local rn = W.matmul(g, "matmul_naive", n)
+      local rt = W.matmul(g, "matmul_tiled16", n)
+      L.expect(rn.ok and rt.ok, { en = "both kernels compute C = A x B correctly", zh = "两个内核都正确算出 C = A x B" },
+               string.format("largest error %.2g, %.2g", rn.max_err, rt.max_err))
+      local ratio = rn.gld_bytes / rt.gld_bytes
+      L.chart{ name = "06_tiling", title = { en = "naive against tiled", zh = "朴素版对分块版" },
+               x_label = { en = "kernel", zh = "内核" }, x = { "naive", "tiled16" },
+               series = { { name = "time us", y = { rn.time_us, rt.time_us } },
+                          { name = "global KB", y = { rn.gld_bytes / 1024, rt.gld_bytes / 1024 } },
+                          { name = "DRAM KB", y = { rn.dram_bytes / 1024, rt.dram_bytes / 1024 } },
+                          { name = "shared KB", y = { rn.sld_bytes / 1024, rt.sld_bytes / 1024 } } } }
+      local same = rt.dram_bytes > 0.9 * rn.dram_bytes
+      local dram_en = same and " DRAM traffic does not change: the naive kernel's warps in one block read "
+          .. "the same row of B at about the same time, so the caches already serve those re-reads and DRAM sees each "
+          .. "line as often as with tiles. What tiling removes is the 16x load traffic into the caches and the load "
+          .. "instructions." or ""
+      local dram_zh = same and "显存流量没有变：朴素版同一个线程块里的各个 warp 几乎同时读 B 的同一行，"
+          .. "缓存已经接住了这些重复读取，显存看到每个缓存行的次数和分块版一样多。分块省掉的，是进入缓存的 16 倍读取流量和读取指令。" or ""
+      L.say{
+        en = string.format("n = %d on edu-tiny. Global loads: %s KB naive, %s KB tiled (%.1fx fewer); the reads moved "
+          .. "to shared memory (%s KB) instead. DRAM: %s KB against %s KB. Time: %s against %s, the tiled kernel "
+          .. "%.1fx faster.%s", n, L.commas(rn.gld_bytes / 1024), L.commas(rt.gld_bytes / 1024), ratio,
+          L.commas(rt.sld_bytes / 1024), L.commas(rn.dram_bytes / 1024), L.commas(rt.dram_bytes / 1024),
+          L.fmt_us(rn.time_us), L.fmt_us(rt.time_us), rn.time_us / rt.time_us, dram_en),
+        zh = string.format("edu-tiny 上 n = %d。全局内存读取：朴素版 %s KB，分块版 %s KB（少了 %.1f 倍）；这些读取改到了共享内存里"
+          .. "（%s KB）。显存：%s KB 对 %s KB。时间：%s 对 %s，分块版快 %.1f 倍。%s", n, L.commas(rn.gld_bytes / 1024),
+          L.commas(rt.gld_bytes / 1024), ratio, L.commas(rt.sld_bytes / 1024), L.commas(rn.dram_bytes / 1024),
+          L.commas(rt.dram_bytes / 1024), L.fmt_us(rn.time_us), L.fmt_us(rt.time_us), rn.time_us / rt.time_us, dram_zh),
+      }
+      if n >= 32 then
+        L.expect(ratio > 12 and ratio < 17, { en = "a 16 x 16 tile cuts global loads about 16-fold",
+                                              zh = "16 x 16 的分块让全局内存读取减少约 16 倍" },
+                 string.format("%.1fx", ratio))
+      end
+      L.expect(rt.dram_bytes <= rn.dram_bytes, { en = "DRAM bytes do not rise", zh = "显存字节数没有增加" },
+               string.format("%d vs %d", rt.dram_bytes, rn.dram_bytes))
+      L.expect(rt.time_us < rn.time_us, { en = "the tiled kernel is faster than the naive one",
+                                          zh = "分块版比朴素版快" },
+               string.format("%.1f vs %.1f us", rt.time_us, rn.time_us))
+    end,
+    function(L)
+      L.say{
+        en = "Why both barriers? The first bar.sync makes sure no thread multiplies a tile another thread has not "
+          .. "finished writing; the second, that no thread overwrites a tile another is still reading. Without "
+          .. "them the answer may even come out right on one run and wrong on another. Exercise 6 "
+          .. "(lessons/exercises/06_tiling.s): finish the tiled multiply; the grader's checker rejects a missing "
+          .. "barrier even when the numbers happen to be right.",
+        zh = "为什么要两个屏障？第一个 bar.sync 保证没有线程去乘别人还没写完的小块；第二个保证没有线程去覆盖别人还在读的小块。"
+          .. "少了它们，这一次结果可能碰巧对，下一次就错了。练习 6（lessons/exercises/06_tiling.s）：把分块矩阵乘法补完整；"
+          .. "即使数字碰巧正确，评分器的检查器也会判缺少屏障的答案不合格。",
+      }
+    end,
+  },
+}

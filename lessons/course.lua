@@ -1,0 +1,63 @@
+-- course.lua - the entry point for the course commands (it lives in
+-- lessons/ so that the sandbox's require finds the lesson files here and
+-- the libraries in lessons/lib).
+--
+--   simtlab run  lessons/course.lua list                 the lessons, titles in --lang
+--   simtlab show lessons/course.lua lesson N [k=v ...] [--charts DIR]
+--                                                         lesson N on the stage (knobs k=v;
+--                                                         --charts: each chart as DIR/NAME.png)
+--   simtlab run  lessons/course.lua lesson N [k=v ...]    the same, text only
+--   simtlab run  lessons/course.lua check [N ...]         lessons headless with their claims,
+--                                                         then the exercises' reference solutions
+--   simtlab run  lessons/course.lua grade N FILE.s [--json]   grade a student's kernel
+-- Exit status: 0 ok, 1 a claim, a check or a grade failed.
+
+local runner = require("runner")
+
+local a = arg or {}
+local cmd = a[1] or "list"
+
+local function usage()
+  error("usage: course.lua list | lesson N [knob=value ...] [--charts DIR] | check [N ...] | grade N FILE.s [--json]", 0)
+end
+
+if cmd == "list" then
+  runner.list(simt.lang())
+elseif cmd == "lesson" then
+  local n = math.tointeger(tonumber(a[2] or ""))
+  if not n then usage() end
+  local knobs, charts = {}, nil
+  local i = 3
+  while i <= #a do
+    if a[i] == "--charts" then
+      charts = a[i + 1] or usage()
+      i = i + 2
+    else
+      local k, v = a[i]:match("^([%a_][%w_]*)=(.+)$")
+      if not k then error("a knob is NAME=VALUE, got '" .. a[i] .. "'", 0) end
+      knobs[k] = v
+      i = i + 1
+    end
+  end
+  runner.run(n, { knobs = knobs, charts = charts })
+elseif cmd == "check" then
+  local only = {}
+  for i = 2, #a do only[#only + 1] = math.tointeger(tonumber(a[i])) or usage() end
+  local t0 = os.clock()
+  local res = runner.check_all{ only = only }
+  local grade = require("grade")
+  local ex = grade.check_references{ only = #only > 0 and only or nil }
+  print(string.format("%s: lessons %s, reference solutions %s (%.1f s)", res.ok and ex.ok and "ok" or "FAILED",
+                      res.ok and "pass" or "FAIL", ex.ok and "pass" or "FAIL", os.clock() - t0))
+  if not (res.ok and ex.ok) then error("the course check failed (see above)", 0) end
+elseif cmd == "grade" then
+  local n = math.tointeger(tonumber(a[2] or ""))
+  local file = a[3]
+  if not n or not file then usage() end
+  local json = a[4] == "--json"
+  local grade = require("grade")
+  local r = grade.check(n, file, { json = json })
+  if not r.pass then error(json and "" or "not passed yet", 0) end
+else
+  usage()
+end

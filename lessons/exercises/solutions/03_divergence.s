@@ -1,0 +1,74 @@
+// TEACHERS ONLY: students, please solve it yourself first.
+// Reference solution of exercise 3 (lessons/exercises/03_divergence.s).
+// Warp w = i / 32, lane l = i % 32: e = (w / 2) x 64 + 2 l + (w mod 2), so
+// warp 2k takes the even elements 64k .. 64k + 62 and warp 2k + 1 the odd
+// ones between them: every warp runs one loop only.
+// Exercise 3 (lesson 3, divergence): make whole warps take one side.
+//
+// What it computes: n numbers; element e is even or odd work:
+//     e even:  out[e] = in[e] + iters        (iters additions of 1.0)
+//     e odd:   out[e] = in[e] - 2 x iters    (iters subtractions of 2.0)
+// Launch (fixed by the grader): 1-D, block = {128}, grid = {ceil(n / 128)}.
+// Params:  in, out  device addresses of n floats; iters  loop trips; n  count.
+//
+// As written, thread i works on element e = i: the lanes of every warp
+// alternate even, odd, even ... so every warp runs BOTH loops one after the
+// other (divergence), with half of its lanes switched off each time.
+//
+// Your job: FILL ME IN (about 6 lines) below: choose a different element e
+// for thread i so that all 32 lanes of a warp get elements of the same
+// parity (for example: even warps take 32 even elements, odd warps the 32
+// odd elements in between). Every element 0 .. n-1 must still be done
+// exactly once, for any n (the grader tries n = 1, 2, 3, odd sizes and many
+// blocks); threads whose e >= n must exit.
+//
+// Budget (simtlab check 3 FILE.s): cycles on edu-tiny, n = 4096, iters = 32:
+// full marks at most 1.15 x the reference solution's, none from 1.6 x.
+.kernel parity_work
+.param in
+.param out
+.param iters
+.param n
+
+    mov.u32 %r0, %ctaid.x;
+    mov.u32 %r1, %ntid.x;
+    mov.u32 %r2, %tid.x;
+    mad.u32 %r3, %r0, %r1, %r2;        // i = global thread index
+
+    // ---- e: whole warps of one parity ----------------------------------
+    shr.u32 %r12, %r3, 5;              // w = i / 32
+    and.b32 %r13, %r3, 31;             // l = i % 32
+    shr.u32 %r4, %r12, 1;
+    shl.b32 %r4, %r4, 6;               // (w / 2) x 64
+    mad.u32 %r4, %r13, 2, %r4;         // + 2 l
+    and.b32 %r14, %r12, 1;
+    add.u32 %r4, %r4, %r14;            // + w mod 2
+    // ------------------------------------------------------------------
+
+    ld.param.u32 %r5, [n];
+    setp.ge.u32 %p0, %r4, %r5;
+    @%p0 exit;
+    shl.b32 %r6, %r4, 2;               // e x 4 bytes
+    ld.param.u32 %r7, [in];
+    add.u32 %r7, %r7, %r6;
+    ld.global.f32 %r8, [%r7];          // x = in[e]
+    ld.param.u32 %r9, [iters];
+    and.b32 %r10, %r4, 1;
+    setp.ne.u32 %p1, %r10, 0;
+    @%p1 bra ODD;
+EVEN:
+    add.f32 %r8, %r8, 1.0;
+    sub.u32 %r9, %r9, 1;
+    setp.ne.u32 %p2, %r9, 0;
+    @%p2 bra EVEN;
+    bra DONE;
+ODD:
+    sub.f32 %r8, %r8, 2.0;
+    sub.u32 %r9, %r9, 1;
+    setp.ne.u32 %p2, %r9, 0;
+    @%p2 bra ODD;
+DONE:
+    ld.param.u32 %r11, [out];
+    add.u32 %r11, %r11, %r6;
+    st.global.f32 [%r11], %r8;         // out[e]
+    exit;

@@ -1,0 +1,293 @@
+-- grade.lua - grade a student's kernel for an exercise (lessons/exercises/).
+--
+--   local grade = require("grade")
+--   local r = grade.check(5, "my_05.s", {json = false, quiet = false})
+--   -- r = {pass, correct = {ok, msg}, sound = {ok, msg}, cheap = {ok, score, yours, reference, metric}}
+--
+-- Three parts, all on the exercise's fixed launch:
+--   correct  the output on fixed seeds plus hidden edge cases (sizes 1, 2, 3,
+--            not a power of two, more than one block), "yours / expected"
+--            and which cells differ on failure (run with check = false);
+--   sound    the same launches under the kernel checker (check = true):
+--            out-of-bounds, races, missing barriers, uninitialised reads
+--            fail even when the numbers are right;
+--   cheap    the exercise's cost metric (global sectors, shared-memory
+--            wavefronts or cycles) on the budget case, against the
+--            reference solution in lessons/exercises/solutions/: full marks
+--            up to `full` x the reference's, none from `zero` x, partial
+--            credit in between; passing needs a score above 0.
+-- A kernel passes when all three pass.
+
+local grade = {}
+
+local function lcg(seed)
+  local s = seed
+  return function()
+    s = (s * 1103515245 + 12345) % 2147483648
+    return s
+  end
+end
+
+-- Integer-valued floats in [-64, 64): exact in f32, so every expected
+-- value is exact.
+local function ints(count, seed)
+  local r, t = lcg(seed), {}
+  for i = 1, count do t[i] = (r() % 128) - 64 end
+  return t
+end
+
+local function ceil_div(a, b) return (a + b - 1) // b end
+
+grade.EXERCISES = {
+  [3] = {
+    name = "03_divergence", arch = "edu-tiny", metric = "cycles", full = 1.15, zero = 1.35,
+    what = { en = "cycles", zh = "周期数" },
+    cases = { { n = 1 }, { n = 2 }, { n = 3 }, { n = 100 }, { n = 333 }, { n = 1000, seed = 7 } },
+    budget_case = { n = 4096 },
+    run = function(g, k, c, check)
+      local iters = c.iters or 32
+      local x = ints(c.n, c.seed or 1)
+      local A = g:tensor{ c.n, init = x, name = "in" }
+      local out = g:tensor{ c.n, name = "out" }
+      local r = g:launch(k, { grid = ceil_div(c.n, 128), block = 128, check = check }, A, out, iters, c.n)
+      local want = {}
+      for e = 1, c.n do
+        want[e] = ((e - 1) % 2 == 0) and (x[e] + iters) or (x[e] - 2 * iters)
+      end
+      return r, out:to_table(), want
+    end,
+  },
+  [5] = {
+    name = "05_coalescing", arch = "edu-tiny", metric = "sectors", full = 1.1, zero = 2.0,
+    what = { en = "global load + store sectors", zh = "全局读写扇区数" },
+    cases = { { rows = 1, cols = 1 }, { rows = 2, cols = 1 }, { rows = 1, cols = 3 }, { rows = 3, cols = 5 },
+              { rows = 37, cols = 45 }, { rows = 64, cols = 64, seed = 9 } },
+    budget_case = { rows = 64, cols = 64 },
+    run = function(g, k, c, check)
+      local n = c.rows * c.cols
+      local x = ints(n, c.seed or 2)
+      local A = g:tensor{ n, init = x, name = "in" }
+      local out = g:tensor{ n, name = "out" }
+      local r = g:launch(k, { grid = ceil_div(n, 128), block = 128, check = check }, A, out, c.rows, c.cols)
+      local want = {}
+      for i = 1, n do want[i] = 2 * x[i] + 1 end
+      return r, out:to_table(), want
+    end,
+  },
+  [6] = {
+    name = "06_tiling", arch = "edu-tiny", metric = "gld_sectors", full = 1.1, zero = 4.0,
+    what = { en = "global load sectors", zh = "全局读取扇区数" },
+    cases = { { n = 1 }, { n = 2 }, { n = 3 }, { n = 17 }, { n = 33, seed = 5 } },
+    budget_case = { n = 64 },
+    run = function(g, k, c, check)
+      local n = c.n
+      local A = g:tensor{ n, n, init = "random", seed = c.seed or 1, name = "A" }
+      local B = g:tensor{ n, n, init = "random", seed = (c.seed or 1) + 1, name = "B" }
+      local C = g:tensor{ n, n, name = "C" }
+      local b = ceil_div(n, 16)
+      local r = g:launch(k, { grid = { b, b }, block = { 16, 16 }, check = check }, A, B, C, n)
+      local ref = simt.ref.matmul(A, B)
+      return r, C:to_table(), ref:to_table(), 1e-4 + 2e-6 * n
+    end,
+  },
+  [7] = {
+    name = "07_bank_conflicts", arch = "edu-tiny", metric = "smem_wavefronts", full = 1.1, zero = 2.0,
+    what = { en = "shared-memory wavefronts", zh = "共享内存 wavefront 数" },
+    cases = { { rows = 1, cols = 1 }, { rows = 2, cols = 3 }, { rows = 3, cols = 2 }, { rows = 33, cols = 40 },
+              { rows = 64, cols = 96, seed = 4 } },
+    budget_case = { rows = 64, cols = 64 },
+    run = function(g, k, c, check)
+      local n = c.rows * c.cols
+      local x = ints(n, c.seed or 3)
+      local A = g:tensor{ n, init = x, name = "in" }
+      local out = g:tensor{ n, name = "out" }
+      local r = g:launch(k, { grid = { ceil_div(c.cols, 32), ceil_div(c.rows, 32) }, block = { 32, 8 },
+                              check = check }, A, out, c.rows, c.cols)
+      local want = {}
+      for rr = 0, c.rows - 1 do
+        for cc = 0, c.cols - 1 do want[cc * c.rows + rr + 1] = x[rr * c.cols + cc + 1] end
+      end
+      return r, out:to_table(), want
+    end,
+  },
+}
+
+local function metric(ex, r)
+  if ex.metric == "sectors" then return r.gld_sectors + r.gst_sectors end
+  return r[ex.metric]
+end
+
+-- "path/grade.lua:88: msg" -> "msg" (the position is the grader's, not the student's)
+local function clean(e) return (tostring(e):gsub("^[^\n]-grade%.lua:%d+: ", "")) end
+
+local function case_name(c)
+  if c.n then return "n = " .. c.n end
+  return string.format("%d x %d", c.rows, c.cols)
+end
+
+local function starter_path(n) return "lessons/exercises/" .. grade.EXERCISES[n].name .. ".s" end
+local function solution_path(n) return "lessons/exercises/solutions/" .. grade.EXERCISES[n].name .. ".s" end
+grade.starter_path, grade.solution_path = starter_path, solution_path
+
+local function json_str(s)
+  return '"' .. tostring(s):gsub('[%c"\\]', function(ch)
+    if ch == '"' then return '\\"' elseif ch == "\\" then return "\\\\" elseif ch == "\n" then return "\\n" end
+    return string.format("\\u%04x", ch:byte())
+  end) .. '"'
+end
+
+-- One line of JSON for a result of grade.check (for a class's scripts).
+function grade.to_json(res)
+  local c = res.cheap
+  local ex = grade.EXERCISES[res.exercise]
+  return string.format('{"exercise": %d, "file": %s, "pass": %s, "correct": {"ok": %s, "msg": %s}, '
+                       .. '"sound": {"ok": %s, "msg": %s}, "cheap": {"ok": %s, "score": %.3f, "metric": %s, '
+                       .. '"yours": %s, "reference": %s, "msg": %s}}',
+                       res.exercise, json_str(res.file), tostring(res.pass), tostring(res.correct.ok),
+                       json_str(res.correct.msg), tostring(res.sound.ok), json_str(res.sound.msg), tostring(c.ok),
+                       c.score or 0, json_str(ex.metric), c.yours and string.format("%d", c.yours) or "null",
+                       c.reference and string.format("%d", c.reference) or "null", json_str(c.msg or ""))
+end
+
+-- grade.check(n, file, opts) -> result table (see the top of the file).
+-- opts: json (print JSON instead of text), quiet (print nothing),
+-- lang ("en"/"zh", default simt.lang()).
+function grade.check(n, file, opts)
+  opts = opts or {}
+  local ex = grade.EXERCISES[n]
+  if not ex then
+    local have = {}
+    for k in pairs(grade.EXERCISES) do have[#have + 1] = k end
+    table.sort(have)
+    error(string.format("there is no exercise for lesson %s (exercises: %s)", tostring(n),
+                        table.concat(have, ", ")), 0)
+  end
+  local zh = (opts.lang or simt.lang()) == "zh"
+  local function T(en, cn) return zh and cn or en end
+  local res = { exercise = n, file = file, pass = false }
+  local okk, k = pcall(simt.kernel, file)
+  if not okk then
+    res.correct = { ok = false, msg = T("does not assemble: ", "无法汇编：") .. tostring(k) }
+    res.sound = { ok = false, msg = T("not run", "未运行") }
+    res.cheap = { ok = false, score = 0, msg = T("not run", "未运行") }
+  else
+    -- correct: every case without the checker
+    local correct = { ok = true, msg = T("all cases match", "所有测试用例都正确") }
+    for _, c in ipairs(ex.cases) do
+      local g = simt.gpu{ arch = ex.arch }
+      local ok, r, got, want, tol = pcall(ex.run, g, k, c, false)
+      if not ok then
+        correct = { ok = false, msg = string.format(T("%s: the kernel failed: %s", "%s：内核运行失败：%s"),
+                                                    case_name(c), clean(r)) }
+        break
+      end
+      tol = tol or 0
+      local bad = {}
+      for i = 1, #want do
+        if not (math.abs((got[i] or 0 / 0) - want[i]) <= tol) then bad[#bad + 1] = i end
+      end
+      if #bad > 0 then
+        local lines = {}
+        for j = 1, math.min(5, #bad) do
+          local i = bad[j]
+          lines[#lines + 1] = string.format(T("cell %d: yours %.6g / expected %.6g", "第 %d 格：你的 %.6g / 应为 %.6g"),
+                                            i - 1, got[i], want[i])
+        end
+        correct = { ok = false, cells = bad,
+                    msg = string.format(T("%s: %d of %d cells differ (0-based):\n      %s",
+                                          "%s：%d/%d 个格子不对（下标从 0 开始）：\n      %s"),
+                                        case_name(c), #bad, #want, table.concat(lines, "\n      ")) }
+        break
+      end
+    end
+    res.correct = correct
+    -- sound: the same cases under the checker
+    local sound = { ok = true, msg = T("the checker found no fault", "检查器没有发现问题") }
+    for _, c in ipairs(ex.cases) do
+      local g = simt.gpu{ arch = ex.arch }
+      local ok, err = pcall(ex.run, g, k, c, true)
+      if not ok then
+        sound = { ok = false, msg = string.format(T("%s: %s", "%s：%s"), case_name(c), clean(err)) }
+        break
+      end
+    end
+    res.sound = sound
+    -- cheap: the budget case against the reference solution
+    local refk = simt.kernel(solution_path(n))
+    local g1, g2 = simt.gpu{ arch = ex.arch }, simt.gpu{ arch = ex.arch }
+    local ok1, r1 = pcall(ex.run, g1, k, ex.budget_case, false)
+    local r2 = ex.run(g2, refk, ex.budget_case, false)
+    local ref_v = metric(ex, r2)
+    if not ok1 then
+      res.cheap = { ok = false, score = 0, reference = ref_v, msg = tostring(r1) }
+    else
+      local yours = metric(ex, r1)
+      local ratio = yours / math.max(1, ref_v)
+      local score = ratio <= ex.full and 1 or (ratio >= ex.zero and 0 or (ex.zero - ratio) / (ex.zero - ex.full))
+      res.cheap = {
+        ok = score > 0, score = score, yours = yours, reference = ref_v, ratio = ratio, metric = ex.metric,
+        full = ex.full, zero = ex.zero,
+        table = { { "", T("yours", "你的"), T("reference", "参考答案") },
+                  { T(ex.what.en, ex.what.zh), yours, ref_v },
+                  { T("cycles", "周期数"), r1.cycles, r2.cycles },
+                  { T("global sectors", "全局扇区"), r1.gld_sectors + r1.gst_sectors, r2.gld_sectors + r2.gst_sectors },
+                  { T("DRAM bytes", "显存字节"), r1.dram_bytes, r2.dram_bytes },
+                  { T("shared wavefronts", "共享内存 wavefront"), r1.smem_wavefronts, r2.smem_wavefronts } },
+        msg = string.format(T("%s: %.2f x the reference (full marks up to %.2f x, none from %.2f x): score %.0f%%",
+                              "%s：参考答案的 %.2f 倍（%.2f 倍以内满分，%.2f 倍起零分）：得分 %.0f%%"),
+                            T(ex.what.en, ex.what.zh), ratio, ex.full, ex.zero, 100 * score),
+      }
+    end
+  end
+  if okk and not res.correct.ok and res.cheap.ok then
+    res.cheap.ok, res.cheap.score = false, 0
+    res.cheap.msg = T("not graded while the output is wrong", "结果不正确，暂不计分")
+  end
+  res.pass = res.correct.ok and res.sound.ok and res.cheap.ok
+  if opts.quiet then return res end
+  if opts.json then
+    print(grade.to_json(res))
+    return res
+  end
+  local function mark(ok) return ok and T("pass", "通过") or T("FAIL", "不通过") end
+  print(string.format(T("exercise %d (%s): %s", "练习 %d（%s）：%s"), n, file, res.pass and T("PASS", "通过") or T("NOT YET", "还没通过")))
+  print(string.format(T("  correct  %s  %s", "  正确性  %s  %s"), mark(res.correct.ok), res.correct.msg))
+  print(string.format(T("  sound    %s  %s", "  可靠性  %s  %s"), mark(res.sound.ok), (res.sound.msg:gsub("\n", "\n           "))))
+  print(string.format(T("  cheap    %s  %s", "  开销    %s  %s"), mark(res.cheap.ok), res.cheap.msg or ""))
+  if res.cheap.table then
+    for _, row in ipairs(res.cheap.table) do
+      print(string.format("           %-22s %14s | %s", tostring(row[1]),
+                          tostring(row[2]), tostring(row[3])))
+    end
+  end
+  return res
+end
+
+-- Every exercise: the starter must fail and the reference solution pass.
+-- Returns {ok, [n] = {starter = res, solution = res}}; prints one line each.
+function grade.check_references(opts)
+  opts = opts or {}
+  local out = { ok = true }
+  local list = {}
+  for k in pairs(grade.EXERCISES) do list[#list + 1] = k end
+  table.sort(list)
+  for _, n in ipairs(list) do
+    local want = true
+    if opts.only then
+      want = false
+      for _, m in ipairs(opts.only) do if m == n then want = true end end
+    end
+    if want then
+      local sol = grade.check(n, solution_path(n), { quiet = true })
+      local st = grade.check(n, starter_path(n), { quiet = true })
+      local ok = sol.pass and not st.pass
+      out[n] = { solution = sol, starter = st, ok = ok }
+      if not ok then out.ok = false end
+      print(string.format("exercise %d: reference %s, starter %s%s", n, sol.pass and "passes" or "FAILS",
+                          st.pass and "PASSES" or "fails", ok and "" or "  <- wrong"))
+    end
+  end
+  return out
+end
+
+return grade

@@ -1,0 +1,279 @@
+-- lesson.lua - the lesson format and the API a lesson author uses.
+--
+-- A lesson is lessons/NN_name.lua and returns a table:
+--
+--   return {
+--     meta = {
+--       number = 3,
+--       title   = {en = "Divergence", zh = "分支发散"},
+--       concept = {en = "one sentence", zh = "一句话"},
+--       minutes = 10,
+--       knobs = {   -- what a student may change: simtlab lesson 3 paths=8
+--         {name = "paths", range = {1, 32}, default = 32,
+--          en = "paths per warp", zh = "每个 warp 的分支数"},
+--       },
+--     },
+--     steps = {
+--       function(L) L.say{en = "...", zh = "..."} end,
+--       function(L) local r = L.run(g, "micro_diverge", cfg, ...)
+--                   L.expect(r.cycles > 0, {en = "...", zh = "..."}, "detail") end,
+--     },
+--   }
+--
+-- Steps run in order. In a window the lesson waits after each step:
+-- PageDown / Space / Right go on, PageUp goes back and runs that step
+-- again. Headless (a server, `--check`), every step runs to the end with
+-- its checks. The same lesson gives the same numbers both ways.
+--
+-- The API (L is passed to every step; it is also the lesson's scratch
+-- table: set L.foo in one step, read it in a later one):
+--   L.say{en=, zh=}         the words below the picture (stdout headless)
+--   L.text{en=, zh=}        the string in the chosen language (for format)
+--   L.kernel(name)          lessons/kernels/NAME.s (or a path ending in .s)
+--   L.run(dev, k, cfg, ...) dev:launch(k, cfg, ...) (k: a kernel or a name),
+--                           shown on the stage when there is one
+--   L.race{{dev, k, cfg, args...}, ...}  several launches on one clock
+--   L.chart{title=, x_label=, y_label=, x=, series={{name=, y=}}, log_x=,
+--           roofline = {peak_gflops=, peak_gbs=, points={{name=, ai=, gflops=}}}}
+--                           a table on stdout, a PNG when the runner was
+--                           given a charts folder (simt.roofline when it exists)
+--   L.knob(name)            the knob's value: the command line's, else the default
+--   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
+--                           numbers; false raises "lessons/NN_x.lua:LINE:
+--                           claim does not hold: ..." (the caller's line)
+--   L.pause()               wait for a key in a window (returns its event);
+--                           nothing headless (returns nil)
+--   L.lang, L.window        "en"/"zh"; true when a person is watching
+--   L.fmt_us(us), L.fmt_x(ratio [, "zh"]), L.commas(n)   number formatting
+--                           ("283x"; with "zh": "283 倍")
+-- On a stage a chart's numbers also appear, as text, after the next say.
+-- Every number a lesson shows must come from a launch result or a cited
+-- measurement (say which). A claim that does not hold must fail loudly.
+
+local lesson = {}
+
+local function commas(x)
+  local s = string.format("%d", math.floor(x + 0.5))
+  local neg = s:sub(1, 1) == "-"
+  if neg then s = s:sub(2) end
+  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return (neg and "-" or "") .. out
+end
+
+local function fmt_us(us)
+  if us >= 1e6 then return string.format("%.2f s", us / 1e6) end
+  if us >= 1000 then return string.format("%.2f ms", us / 1000) end
+  if us >= 10 then return string.format("%.1f µs", us) end
+  return string.format("%.2f µs", us)
+end
+
+local function fmt_x(r, lang)
+  local s
+  if r >= 100 then s = commas(r) elseif r >= 10 then s = string.format("%.0f", r) else s = string.format("%.1f", r) end
+  return lang == "zh" and (s .. " 倍") or (s .. "x")
+end
+
+lesson.commas, lesson.fmt_us, lesson.fmt_x = commas, fmt_us, fmt_x
+
+local kernels = {}
+local function kernel(k)
+  if type(k) ~= "string" then return k end
+  local path = k:match("%.s$") and k or ("lessons/kernels/" .. k .. ".s")
+  if not kernels[path] then kernels[path] = simt.kernel(path) end
+  return kernels[path]
+end
+lesson.kernel = kernel
+
+-- Check a lesson table's shape; raise naming what is wrong.
+function lesson.validate(t, where)
+  where = where or "lesson"
+  local function bad(msg) error(where .. ": " .. msg, 0) end
+  if type(t) ~= "table" then bad("a lesson file must return a table {meta = ..., steps = ...}") end
+  local m = t.meta
+  if type(m) ~= "table" then bad("meta is missing") end
+  if math.type(m.number) ~= "integer" then bad("meta.number must be an integer") end
+  for _, f in ipairs{ "title", "concept" } do
+    if type(m[f]) ~= "table" or type(m[f].en) ~= "string" or type(m[f].zh) ~= "string" then
+      bad("meta." .. f .. " needs en = \"...\" and zh = \"...\"")
+    end
+  end
+  if type(m.minutes) ~= "number" then bad("meta.minutes must be a number") end
+  for i, k in ipairs(m.knobs or {}) do
+    if type(k.name) ~= "string" or type(k.range) ~= "table" or k.default == nil
+       or type(k.en) ~= "string" or type(k.zh) ~= "string" then
+      bad("meta.knobs[" .. i .. "] needs name, range = {lo, hi}, default, en and zh")
+    end
+  end
+  if type(t.steps) ~= "table" or #t.steps == 0 then bad("steps must be a list of functions") end
+  for i, s in ipairs(t.steps) do
+    if type(s) ~= "function" then bad("steps[" .. i .. "] is not a function") end
+  end
+  return t
+end
+
+-- A fresh L for one run of lesson t. opts: lang ("en"/"zh"), knobs
+-- ({name = value} from the command line), file (for messages), charts
+-- (a folder for chart PNGs, or nil), quiet (no stdout from say/expect).
+function lesson.new(t, opts)
+  opts = opts or {}
+  local L = {}
+  local meta = t.meta
+  L.meta = meta
+  L.file = opts.file or string.format("lessons/%02d", meta.number)
+  L.lang = opts.lang or simt.lang()
+  L.window = simt.on_stage() == "window"
+  L.checks = {}       -- {ok = bool, en = ..., zh = ..., detail = ...} per expect
+  L.fmt_us, L.commas, L.kernel = fmt_us, commas, kernel
+
+  local function text(t2)
+    if type(t2) == "string" then return t2 end
+    if L.lang == "zh" and t2.zh then return t2.zh end
+    return t2.en or t2.zh
+  end
+  L.text = text
+  -- "283x" in English, "283 倍" in Chinese (for zh = ... strings pass "zh")
+  function L.fmt_x(r, lang) return fmt_x(r, lang or "en") end
+  local pending_chart   -- on a stage: the last chart's table, shown with the next say
+
+  function L.say(t2)
+    if type(t2) ~= "string" and (type(t2) ~= "table" or not (t2.en or t2.zh)) then
+      error("L.say needs {en = \"...\", zh = \"...\"}", 2)
+    end
+    if opts.quiet and not simt.on_stage() then return end
+    if pending_chart and simt.on_stage() and type(t2) == "table" then
+      t2 = { en = (t2.en or t2.zh) .. "\n" .. pending_chart.en, zh = (t2.zh or t2.en) .. "\n" .. pending_chart.zh }
+      pending_chart = nil
+    end
+    simt.say(t2)
+  end
+
+  -- knobs: command line value (checked against the range), else default
+  local given = opts.knobs or {}
+  function L.knob(name)
+    for _, k in ipairs(meta.knobs or {}) do
+      if k.name == name then
+        local v = given[name]
+        if v == nil then return k.default end
+        if type(k.default) == "number" then
+          local x = tonumber(v)
+          if not x then error(string.format("knob %s: '%s' is not a number", name, tostring(v)), 0) end
+          if math.type(k.default) == "integer" then
+            if x ~= math.floor(x) then error(string.format("knob %s must be a whole number, got %s", name, v), 0) end
+            x = math.tointeger(x)
+          end
+          if x < k.range[1] or x > k.range[2] then
+            error(string.format("knob %s = %s is outside %s .. %s", name, tostring(v),
+                                tostring(k.range[1]), tostring(k.range[2])), 0)
+          end
+          return x
+        end
+        return v
+      end
+    end
+    error("L.knob: this lesson has no knob '" .. tostring(name) .. "'", 2)
+  end
+
+  function L.run(dev, k, cfg, ...)
+    return dev:launch(kernel(k), cfg, ...)
+  end
+
+  function L.race(list)
+    local l2 = {}
+    for i, e in ipairs(list) do
+      local c = table.move(e, 1, #e, 1, {})
+      c[2] = kernel(c[2])
+      l2[i] = c
+    end
+    l2.interruptible = list.interruptible
+    return simt.race(l2)
+  end
+
+  -- the chart as a few lines of text in language lang
+  local function chart_text(c, lang)
+    local function tx(t2) if type(t2) == "string" then return t2 end return (lang == "zh" and t2.zh) or t2.en end
+    local lines = { tx(c.title or "") .. ":" }
+    if c.roofline then
+      for _, p in ipairs(c.roofline.points) do
+        lines[#lines + 1] = string.format("%s %.3g FLOP/B -> %.4g GFLOP/s", p.name, p.ai, p.gflops)
+      end
+    else
+      for i, x in ipairs(c.x) do
+        local parts = {}
+        for _, s in ipairs(c.series) do
+          if s.y[i] then parts[#parts + 1] = string.format("%s %.3g", s.name, s.y[i]) end
+        end
+        lines[#lines + 1] = string.format("%s %s: %s", tx(c.x_label or "x"), tostring(x), table.concat(parts, ", "))
+      end
+    end
+    return table.concat(lines, " · ")
+  end
+
+  function L.chart(c)
+    local title = text(c.title or "")
+    if simt.on_stage() then
+      local en, zh = chart_text(c, "en"), chart_text(c, "zh")
+      if pending_chart then en, zh = pending_chart.en .. "\n" .. en, pending_chart.zh .. "\n" .. zh end
+      pending_chart = { en = en, zh = zh }
+    end
+    if not (opts.quiet and not simt.on_stage()) then
+      print("  " .. title)
+      if c.roofline then
+        local rf = c.roofline
+        print(string.format("    %-22s %12s %14s %14s", "", "FLOP/byte", "GFLOP/s", text{en = "ceiling", zh = "上限"}))
+        for _, p in ipairs(rf.points) do
+          local roof = math.min(rf.peak_gflops, p.ai * rf.peak_gbs)
+          print(string.format("    %-22s %12.3g %14.4g %14.4g", p.name, p.ai, p.gflops, roof))
+        end
+      else
+        local head = string.format("    %-14s", text(c.x_label or "x"))
+        for _, s in ipairs(c.series) do head = head .. string.format(" %14s", s.name) end
+        print(head)
+        for i, x in ipairs(c.x) do
+          local row = string.format("    %-14s", tostring(x))
+          for _, s in ipairs(c.series) do
+            local y = s.y[i]
+            row = row .. (y and string.format(" %14.4g", y) or string.format(" %14s", "-"))
+          end
+          print(row)
+        end
+      end
+    end
+    if opts.charts and c.name then
+      local path = opts.charts .. "/" .. c.name .. ".png"
+      if c.roofline and simt.roofline ~= nil then
+        pcall(simt.roofline, { path = path, title = title, peak_gflops = c.roofline.peak_gflops,
+                               peak_gbs = c.roofline.peak_gbs, points = c.roofline.points })
+      elseif not c.roofline and simt.chart ~= nil then
+        pcall(simt.chart, { path = path, title = title, x_label = text(c.x_label or ""),
+                            y_label = text(c.y_label or ""), x = c.x, series = c.series, log_x = c.log_x })
+      end
+    end
+  end
+
+  function L.expect(cond, claim, detail)
+    if type(claim) ~= "table" or not claim.en or not claim.zh then
+      error("L.expect needs a claim {en = \"...\", zh = \"...\"}", 2)
+    end
+    local rec = { ok = cond and true or false, en = claim.en, zh = claim.zh, detail = detail }
+    L.checks[#L.checks + 1] = rec
+    if cond then
+      if not opts.quiet then
+        print(string.format("  [%s] %s%s", text{en = "holds", zh = "成立"}, text(claim),
+                            detail and ("  (" .. detail .. ")") or ""))
+      end
+      return true
+    end
+    error(string.format("claim does not hold: %s%s\n  (%s: the lesson must not tell this story "
+                        .. "when the simulator's numbers disagree)", claim.en,
+                        detail and (" [" .. detail .. "]") or "", claim.zh), 2)
+  end
+
+  function L.pause()
+    if simt.on_stage() ~= "window" then return nil end
+    return simt.pause()
+  end
+
+  return L
+end
+
+return lesson
