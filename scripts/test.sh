@@ -3,7 +3,8 @@
 # (ctest), first in the normal build, then in an AddressSanitizer +
 # UndefinedBehaviorSanitizer build, then `simtlab demo` and a few Lua tests
 # under valgrind, then a short libFuzzer run of every fuzz target
-# (FUZZ_SECONDS each, default 30; scripts/fuzz.sh). Usage:
+# (FUZZ_SECONDS each, default 30; scripts/fuzz.sh), after building the
+# Debian package and running lesson 1 from it (scripts/package.sh). Usage:
 #   scripts/test.sh [--fast]
 #   --fast   only the normal build's tests (no sanitizers, valgrind, fuzzing)
 set -euo pipefail
@@ -33,6 +34,9 @@ if [ "${1:-}" != "--fast" ]; then
         fi
         echo "valgrind: simtlab $args clean"
     done
+
+    echo "== the Debian package (scripts/package.sh: build it, run lesson 1 from it)"
+    scripts/package.sh
 
     echo "== fuzz smoke (${FUZZ_SECONDS:-30} s per target, build-fuzz/)"
     for target in fuzz_asm fuzz_arch fuzz_lua fuzz_exec; do

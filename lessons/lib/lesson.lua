@@ -36,7 +36,8 @@
 --   L.chart{title=, x_label=, y_label=, x=, series={{name=, y=}}, log_x=,
 --           roofline = {peak_gflops=, peak_gbs=, points={{name=, ai=, gflops=}}}}
 --                           a table on stdout, a PNG when the runner was
---                           given a charts folder (simt.roofline when it exists)
+--                           given a charts folder (simt.roofline when it exists;
+--                           on a stage the roofline is shown in place of the runs)
 --   L.knob(name)            the knob's value: the command line's, else the default
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
 --                           numbers; false raises "lessons/NN_x.lua:LINE:
@@ -208,8 +209,24 @@ function lesson.new(t, opts)
     return table.concat(lines, " · ")
   end
 
+  -- simt.roofline's arguments for a chart's roofline (GFLOP/s and GB/s in,
+  -- TFLOP/s and TB/s out); points that have no DRAM traffic are left out
+  local function roofline_args(c, path, title)
+    local rf, pts = c.roofline, {}
+    for _, p in ipairs(rf.points) do
+      if p.ai and p.ai > 0 and p.ai < math.huge and p.gflops and p.gflops > 0 then
+        pts[#pts + 1] = { name = p.name, intensity = p.ai, tflops = p.gflops / 1000 }
+      end
+    end
+    return { path = path, title = title, roofs = { { name = "FP32", tflops = rf.peak_gflops / 1000 } },
+             bandwidths = { { name = "DRAM", tbs = rf.peak_gbs / 1000 } }, points = pts }
+  end
+
   function L.chart(c)
     local title = text(c.title or "")
+    if c.roofline and simt.roofline ~= nil and simt.on_stage() then
+      simt.roofline(roofline_args(c, nil, title))   -- shown on the stage in place of the runs
+    end
     if simt.on_stage() then
       local en, zh = chart_text(c, "en"), chart_text(c, "zh")
       if pending_chart then en, zh = pending_chart.en .. "\n" .. en, pending_chart.zh .. "\n" .. zh end
@@ -241,8 +258,7 @@ function lesson.new(t, opts)
     if opts.charts and c.name then
       local path = opts.charts .. "/" .. c.name .. ".png"
       if c.roofline and simt.roofline ~= nil then
-        pcall(simt.roofline, { path = path, title = title, peak_gflops = c.roofline.peak_gflops,
-                               peak_gbs = c.roofline.peak_gbs, points = c.roofline.points })
+        simt.roofline(roofline_args(c, path, title))
       elseif not c.roofline and simt.chart ~= nil then
         pcall(simt.chart, { path = path, title = title, x_label = text(c.x_label or ""),
                             y_label = text(c.y_label or ""), x = c.x, series = c.series, log_x = c.log_x })

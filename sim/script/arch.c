@@ -318,20 +318,28 @@ static int readable(const char *path)
 }
 
 /* The search-path directories, in order; returns how many (at most 3). */
-static int search_dirs(const char *dirs[3])
+/* Where files are looked for: $SIMTLAB_HOME, the current directory, the
+ * installed data folder (cmake --install: PREFIX/share/simtlab), and the
+ * source tree simtlab was built from (not when SIMTLAB_INSTALLED_ONLY is
+ * set: the test that an installed copy works on its own sets it). */
+static int search_dirs(const char *dirs[4])
 {
     int n = 0;
     const char *home = getenv("SIMTLAB_HOME");
     if (home && home[0])
         dirs[n++] = home;
     dirs[n++] = ".";
-    dirs[n++] = SIMT_SOURCE_DIR;
+#ifdef SIMT_DATA_DIR
+    dirs[n++] = SIMT_DATA_DIR;
+#endif
+    if (!getenv("SIMTLAB_INSTALLED_ONLY"))
+        dirs[n++] = SIMT_SOURCE_DIR;
     return n;
 }
 
 int arch_find_file(const char *rel, char *out, size_t n)
 {
-    const char *dirs[3];
+    const char *dirs[4];
     int nd = search_dirs(dirs), i;
     for (i = 0; i < nd; i++) {
         int len = snprintf(out, n, "%s/%s", dirs[i], rel);
@@ -498,7 +506,7 @@ static int cmp_str(const void *a, const void *b)
 
 void arch_push_presets(lua_State *L)
 {
-    const char *dirs[3];
+    const char *dirs[4];
     int nd = search_dirs(dirs), i;
     char names[128][64];
     const char *sorted[128];
