@@ -299,13 +299,20 @@ static void draw_sm_lanes(ctx_t *c, const view_lane_t *L, uint32_t sm, int x, in
         int status = st ? st[k] : REC_EMPTY;
         SDL_Color on = view_status_color(status, c->m->dark);
         SDL_Color empty = view_status_color(REC_EMPTY, c->m->dark);
-        SDL_Color masked = blend(on, c->th.bar_bg, 0.72);
+        SDL_Color masked = blend(on, c->th.bar_bg, 0.55);
+        int cw = cell > 2 ? cell - 1 : cell;
         for (int lane = 0; lane < 32; lane++) {
             uint32_t bit = 1u << lane;
-            SDL_Color k2 = empty;
-            if (status != REC_EMPTY && live && (live[k] & bit))
-                k2 = (act && (act[k] & bit)) ? on : masked;
-            fill(c, gx + lane * cell, gy + (int)s * rowh, cell > 2 ? cell - 1 : cell, ch, k2);
+            int lx = gx + lane * cell, ly = gy + (int)s * rowh;
+            int live_lane = status != REC_EMPTY && live && (live[k] & bit);
+            int active = live_lane && act && (act[k] & bit);
+            if (live_lane && !active && cw >= 4 && ch >= 4) {
+                /* switched off by divergence: hollow, in the warp's colour */
+                fill(c, lx, ly, cw, ch, c->th.bar_bg);
+                frame_rect(c, lx, ly, cw, ch, blend(on, OI_BLACK, 0.25));
+            } else {
+                fill(c, lx, ly, cw, ch, active ? on : live_lane ? masked : empty);
+            }
         }
     }
     hintf(c, x, y, w, h,
@@ -720,15 +727,15 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         int lx = px + (int)(i % 2) * colw, ly = py + (int)(i / 2) * lh;
         if (ly + lh > y + h - S(c, 8))
             break;
-        SDL_Color k = s < 0 ? blend(OI_GREEN, c->th.bar_bg, 0.72) : view_status_color(s, c->m->dark);
+        SDL_Color k = s < 0 ? c->th.bar_bg : view_status_color(s, c->m->dark);
         fill(c, lx, ly + (lh - sq) / 2, sq, sq, k);
-        frame_rect(c, lx, ly + (lh - sq) / 2, sq, sq, c->th.grid);
+        frame_rect(c, lx, ly + (lh - sq) / 2, sq, sq, s < 0 ? blend(OI_GREEN, OI_BLACK, 0.25) : c->th.grid);
         if (s < 0) {
             txt(c, tr(c, "lane off", "线程关闭"), lx + sq + S(c, 6), ly, SMALL, TEXT_SANS, c->th.ink);
             hint(c, lx, ly, colw, lh,
-                 "Pale cells: lanes switched off. When threads of one warp take different sides of an if, the "
+                 "Hollow cells: lanes switched off. When threads of one warp take different sides of an if, the "
                  "warp runs each side in turn with the other lanes switched off.",
-                 "浅色格子：被关闭的线程。同一个 warp 的线程走 if 的不同分支时，warp 轮流执行每一边，另一边的线程被关闭。");
+                 "空心格子：被关闭的线程。同一个 warp 的线程走 if 的不同分支时，warp 轮流执行每一边，另一边的线程被关闭。");
         } else {
             txt(c, tr(c, short_en[s], short_zh[s]), lx + sq + S(c, 6), ly, SMALL, TEXT_SANS, c->th.ink);
             hint(c, lx, ly, colw, lh, status_en[s], status_zh[s]);
