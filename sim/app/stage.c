@@ -67,8 +67,10 @@ struct stage {
     /* state shown */
     int speed;                    /* index into speeds                        */
     int paused, help, detail, dark, zh;
+    int waiting;                  /* in op_pause                              */
     double zoom;
     int mouse_x, mouse_y;
+    double mouse_moved;           /* real seconds of the last motion          */
     int back;                     /* frames looked back while paused          */
     char *title_en, *title_zh, *step, *say_en, *say_zh;
     char status[1200];
@@ -247,6 +249,7 @@ static void fill_model(stage_t *s)
     m->paused = s->paused;
     m->lagging = s->lagging;
     m->scrubbing = s->back > 0;
+    m->waiting = s->waiting;
     m->speed_us = speeds[s->speed];
     m->title_en = s->title_en;
     m->title_zh = s->title_zh;
@@ -254,7 +257,10 @@ static void fill_model(stage_t *s)
     m->say_en = s->say_en;
     m->say_zh = s->say_zh;
     m->status = s->status[0] && (s->headless || now_s() < s->status_until) ? s->status : NULL;
-    m->mouse_x = s->headless ? -1 : s->mouse_x;
+    /* a tooltip shows while the mouse moves and for 6 s after, so a pointer
+     * left on the picture does not cover it for the rest of the lesson */
+    int tip = !s->headless && now_s() - s->mouse_moved < 6.0;
+    m->mouse_x = tip ? s->mouse_x : -1;
     m->mouse_y = s->headless ? -1 : s->mouse_y;
     m->focus = -1;
     m->picture = s->picture;
@@ -372,6 +378,9 @@ static int handle_events(stage_t *s, int *step)
         } else if (e.type == SDL_MOUSEMOTION) {
             s->mouse_x = e.motion.x;
             s->mouse_y = e.motion.y;
+            s->mouse_moved = now_s();
+        } else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_LEAVE) {
+            s->mouse_x = s->mouse_y = -1;
         } else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
             simt_err_t err;
             int w = e.window.data1 < 640 ? 640 : e.window.data1, h = e.window.data2 < 400 ? 400 : e.window.data2;
@@ -697,16 +706,27 @@ static void op_title(void *self, const char *en, const char *zh, const char *ste
     fflush(stdout);
 }
 
+static const char *hold(stage_t *s);
+
 /* Hold the picture until the user goes on: Space, Right or PageDown give
  * "next"; knob keys and PageUp give their own event; Q gives "quit". */
 static const char *op_pause(void *self)
 {
     stage_t *s = self;
-    const char *ev;
     if (s->headless)
         return NULL;
     s->nev = 0;   /* keys pressed before the pause were for the run */
     s->paused = 0;
+    s->waiting = 1;
+    const char *r = hold(s);
+    s->waiting = 0;
+    draw(s);
+    return r;
+}
+
+static const char *hold(stage_t *s)
+{
+    const char *ev;
     for (;;) {
         int step = 0;
         frame_dt(s);

@@ -753,6 +753,14 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
     int px = x + S(c, 16), py = y + S(c, 10), iw = w - S(c, 32);
     const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
     text_draw_wrapped(c->t, say, px, py, iw, S(c, BODY), TEXT_SANS, c->th.ink, 1);
+    if (m->waiting) {   /* the lesson holds: say how to go on */
+        const char *go = tr(c, "Space or PageDown: go on  ▶", "空格或 PageDown：继续  ▶");
+        int gy = y + h - 3 * text_height(c->t, S(c, SMALL)) - S(c, 10);
+        int gw = txt_w(c, go, BODY, TEXT_BOLD);
+        fill(c, x + w - S(c, 16) - gw - S(c, 12), gy - S(c, 4), gw + S(c, 12), text_height(c->t, S(c, BODY)) + S(c, 8),
+             OI_BLUE);
+        txt(c, go, x + w - S(c, 16) - gw - S(c, 6), gy, BODY, TEXT_BOLD, (SDL_Color){ 255, 255, 255, 255 });
+    }
     /* the knobs, on the last line */
     const char *keys = tr(c, "Space pause · Up/Down speed · [ ] SMs · , . memory bandwidth · R restart · "
                              "L 中文 · T theme · Tab details · P screenshot · Q quit",
@@ -896,8 +904,10 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
         draw_lane(&c, &m->lane[i], x0, body_y, x1 - x0, body_h);
     }
     if (m->nlanes == 0)
-        txt(&c, tr(&c, "(nothing is running yet)", "（还没有运行任何东西）"), S(&c, 20), body_y + S(&c, 20), BODY,
-            TEXT_SANS, c.th.muted);
+        txt(&c, m->waiting ? tr(&c, "Read the text below, then press Space or PageDown to start.",
+                                "先读下面的文字，然后按空格或 PageDown 开始。")
+                           : tr(&c, "(nothing is running yet)", "（还没有运行任何东西）"),
+            S(&c, 20), body_y + S(&c, 20), HEAD, TEXT_SANS, c.th.muted);
     if (detail_w)
         draw_detail(&c, m->focus >= 0 && m->focus < m->nlanes ? &m->lane[m->focus] : NULL, lanes_w, body_y,
                     detail_w, body_h);

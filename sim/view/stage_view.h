@@ -67,6 +67,7 @@ typedef struct view_model {
     int paused;
     int lagging;                   /* the host cannot keep up with the speed */
     int scrubbing;                 /* showing older frames (Left key)        */
+    int waiting;                   /* the lesson waits for the user to go on */
     double speed_us;               /* simulated microseconds per real second */
     const char *title_en, *title_zh, *step;
     const char *say_en, *say_zh;   /* the lesson's words                     */
