@@ -210,27 +210,21 @@ static const char *fmt_time(double us, char *buf, size_t n)
     return buf;
 }
 
-static const char *fmt_rate(double gb, char *buf, size_t n)
+/* A rate given in giga-units as "812 GB/s" or "1.25 TB/s" (g and t: the
+ * unit's two names, e.g. "GB/s" and "TB/s"). */
+static const char *fmt_giga(double v, const char *g, const char *t, char *buf, size_t n)
 {
-    if (gb >= 1000.0)
-        snprintf(buf, n, "%.2f TB/s", gb / 1000.0);
-    else if (gb >= 10.0)
-        snprintf(buf, n, "%.0f GB/s", gb);
+    if (v >= 1000.0)
+        snprintf(buf, n, "%.2f %s", v / 1000.0, t);
+    else if (v >= 10.0)
+        snprintf(buf, n, "%.0f %s", v, g);
     else
-        snprintf(buf, n, "%.1f GB/s", gb);
+        snprintf(buf, n, "%.2f %s", v, g);
     return buf;
 }
 
-static const char *fmt_flops(double gflops, char *buf, size_t n)
-{
-    if (gflops >= 1000.0)
-        snprintf(buf, n, "%.1f TFLOP/s", gflops / 1000.0);
-    else if (gflops >= 10.0)
-        snprintf(buf, n, "%.0f GFLOP/s", gflops);
-    else
-        snprintf(buf, n, "%.2f GFLOP/s", gflops);
-    return buf;
-}
+static const char *fmt_rate(double gb, char *buf, size_t n) { return fmt_giga(gb, "GB/s", "TB/s", buf, n); }
+static const char *fmt_flops(double gf, char *buf, size_t n) { return fmt_giga(gf, "GFLOP/s", "TFLOP/s", buf, n); }
 
 /* ---- header ------------------------------------------------------------ */
 
