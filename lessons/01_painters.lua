@@ -4,14 +4,13 @@
 -- case where the CPU wins (a tiny vector, once a launch costs 3 µs).
 
 local compare = require("compare")
+local picture = require("picture")
 
 local BLOCK = 16
 
+-- A x B is a picture (lessons/lib/picture.lua): the class watches it painted
 local function operands(dev, n)
-  local A = dev:tensor{ n, n, init = "random", seed = 1, name = "A" }
-  local B = dev:tensor{ n, n, init = "random", seed = 2, name = "B" }
-  local C = dev:tensor{ n, n, name = "C" }
-  return A, B, C
+  return picture.operands(dev, n)
 end
 
 -- One CPU core against gpu on C = A x B; both results checked.
@@ -55,11 +54,13 @@ return {
         en = string.format("A common article says: \"GPUs have thousands of cores doing the same math at once, CPUs do "
           .. "things one after another, so GPUs are 20-50x faster at matrix math.\" Let us test it. Both sides "
           .. "multiply the same two %d x %d matrices (%s multiply-adds). Left: one CPU core runs the %s threads of "
-          .. "the kernel one after another. Right: edu-tiny, a teaching GPU with %d SMs.", n, n,
+          .. "the kernel one after another. Right: edu-tiny, a teaching GPU with %d SMs. The matrices are chosen so "
+          .. "that the product is a picture: watch who paints it faster.", n, n,
           L.commas(n * n * n), L.commas(n * n), t.sms),
         zh = string.format("常见的文章说：“GPU 有成千上万个核心同时做同样的计算，CPU 只能一件一件地做，所以 GPU 做矩阵运算比 "
           .. "CPU 快 20 到 50 倍。”我们来验证一下。两边计算同样的两个 %d x %d 矩阵相乘（%s 次乘加）。左边：一个 CPU 核心"
-          .. "把内核的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU。", n, n,
+          .. "把内核的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU。这两个矩阵特意选得"
+          .. "让乘积是一幅画：看谁画得快。", n, n,
           L.commas(n * n * n), L.commas(n * n), t.sms),
       }
     end,

@@ -44,12 +44,11 @@ local function fmt_us(us)
   return string.format("%.1f us", us)
 end
 
--- A device's matrices: the same random A and B everywhere (same seeds).
+-- A device's matrices: the same A and B everywhere, chosen so that C = A x B
+-- is a picture (lessons/lib/picture.lua: the Mandelbrot set, blurred by B).
+local picture = require("picture")
 local function operands(dev)
-  local A = dev:tensor{n, n, init = "random", seed = 1, name = "A"}
-  local B = dev:tensor{n, n, init = "random", seed = 2, name = "B"}
-  local C = dev:tensor{n, n, name = "C"}
-  return A, B, C
+  return picture.operands(dev, n)
 end
 
 local blocks = (n + BLOCK - 1) // BLOCK
@@ -99,8 +98,8 @@ local function race(gpu_spec)
 end
 
 simt.title({en = "simtlab demo: one painter against a thousand", zh = "simtlab 演示：一个画家对一千个画家"})
-print(string.format(T("simtlab demo: multiply two random %d x %d matrices, C = A x B",
-                      "simtlab 演示：两个 %d x %d 的随机矩阵相乘，C = A x B"), n, n))
+print(string.format(T("simtlab demo: multiply two %d x %d matrices, C = A x B (the product is a picture)",
+                      "simtlab 演示：两个 %d x %d 的矩阵相乘，C = A x B（乘积是一幅画）"), n, n))
 print(string.format(T("kernel %s (%s): one thread per element of C;", "内核 %s（%s）：C 的每个元素一个线程；"),
                     kernel.name, kernel.file))
 print(string.format("  %s.", T(how, how_zh)))
@@ -111,10 +110,11 @@ print()
 simt.say{
   en = string.format("Both sides compute the same %d x %d matrix product, C = A x B. Left: one CPU core runs the "
     .. "%s threads one after another. Right: edu-tiny, a small teaching GPU with 2 SMs, runs 256 of them at once. "
-    .. "Watch the result fill in: the CPU cell by cell, the GPU block by block.", n, n, commas(n * n)),
+    .. "The matrices are chosen so that the product is a picture: watch it fill in, the CPU cell by cell, the GPU "
+    .. "block by block.", n, n, commas(n * n)),
   zh = string.format("两边计算同一个 %d x %d 的矩阵乘法 C = A x B。左边：一个 CPU 核心一个接一个地运行 %s 个线程。"
-    .. "右边：edu-tiny，一块只有 2 个 SM 的教学用小 GPU，同时运行其中 256 个。看结果怎样填满："
-    .. "CPU 一格一格地画，GPU 一块一块地画。", n, n, commas(n * n)),
+    .. "右边：edu-tiny，一块只有 2 个 SM 的教学用小 GPU，同时运行其中 256 个。这两个矩阵特意选得让乘积是一幅画："
+    .. "看它怎样填满，CPU 一格一格地画，GPU 一块一块地画。", n, n, commas(n * n)),
 }
 local tiny = race{arch = "edu-tiny"}
 while not tiny do tiny = race{arch = "edu-tiny"} end   -- a key interrupted the race: run it again
