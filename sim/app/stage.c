@@ -24,6 +24,7 @@
 #define HOST_BUDGET_MS 14.0       /* simulation time per frame in a window        */
 #define HEADLESS_DT (1.0 / 30.0)  /* seconds of stage clock per headless frame    */
 #define BW_FRAMES 8               /* frames averaged for the bandwidth bars       */
+#define LONG_PLAY 12.0            /* seconds of a play before it fast-forwards    */
 
 /* Speeds: simulated microseconds per real second, 1-2-5 steps. */
 static const double speeds[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500,
@@ -80,6 +81,7 @@ struct stage {
     /* the clock */
     double t_us;                  /* simulated time of this play              */
     double ff;                    /* fast-forward factor (1: none)            */
+    double play_elapsed;          /* stage-clock seconds of this play         */
     int lagging;
     Uint64 last_tick;
     /* key events for the script */
@@ -281,7 +283,7 @@ static void fill_model(stage_t *s)
         v->failed = l->failed;
         v->time_us = f ? (double)f->cycle / l->clock_mhz : 0.0;
         v->total_us = l->total_us;
-        v->fast_forward = l->is_cpu && !l->done ? s->ff : 1.0;
+        v->fast_forward = !l->done && !l->failed ? s->ff : 1.0;
         v->out = l->out;
         v->rows = l->rows;
         v->cols = l->cols;
@@ -520,8 +522,13 @@ static void tick(stage_t *s, double dt)
         if (lane_running(&s->lane[i]))
             *(s->lane[i].is_cpu ? &cpus_running : &gpus_running) += 1;
     }
-    if (!gpus_running && cpus_running && s->nlanes > 1)
-        s->ff *= pow(2.0, dt / 0.5);   /* the GPU is done: fast-forward the CPU, and say so */
+    /* Fast-forward, doubling every half second (and said on screen): the
+     * CPU once no GPU is left running, so that the class does not wait
+     * minutes for what the GPU did in a blink; and any run still going
+     * after LONG_PLAY seconds (Up/Down change the speed as well) */
+    s->play_elapsed += dt;
+    if ((!gpus_running && cpus_running) || s->play_elapsed > LONG_PLAY)
+        s->ff *= pow(2.0, dt / 0.5);
     if (s->ff > 1e7)
         s->ff = 1e7;
     double target = s->t_us + speeds[s->speed] * dt * s->ff;
@@ -594,6 +601,7 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
     s->back = 0;
     s->t_us = 0.0;
     s->ff = 1.0;
+    s->play_elapsed = 0.0;
     for (int i = 0; i < n && i < LSTAGE_MAX_LANES; i++) {
         slane_t *l = &s->lane[i];
         l->lane = &lanes[i];
@@ -827,7 +835,7 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
             s->headless = 1;
         } else {
             s->win = SDL_CreateWindow(o->title ? o->title : "simtlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                                      w, h, SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+                                      w, h, SDL_WINDOW_RESIZABLE);   /* window pixels = mouse coordinates */
             if (s->win)
                 s->wr = SDL_CreateRenderer(s->win, -1, SDL_RENDERER_PRESENTVSYNC);
             if (s->win && !s->wr)

@@ -529,10 +529,11 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     py += text_height(c->t, S(c, BODY)) + S(c, 2);
     if (L->fast_forward > 1.0) {
         hint(c, px, py, inner_w_for_hint(c, w), text_height(c->t, S(c, BODY)),
-             "The GPU has finished; at the GPU's pace the CPU would take much longer, so its clock now runs "
-             "faster, doubling every half second. The times shown stay true.",
-             "GPU 已经算完；按 GPU 的速度播放，CPU 还要很久，所以它的时钟加快了，每半秒翻一倍。显示的时间仍是真实的。");
-        snprintf(line, sizeof line, tr(c, "fast-forward ×%.0f (the GPU is done)", "快进 ×%.0f（GPU 已完成）"),
+             "The clock now runs faster, doubling every half second: the GPU has finished and at its pace "
+             "the CPU would take much longer, or the run is simply long. The times shown stay true.",
+             "时钟加快了，每半秒翻一倍：GPU 已经算完，按它的速度 CPU 还要很久；或者这次运行本来就很长。显示的时间仍是真实的。");
+        snprintf(line, sizeof line, L->is_cpu ? tr(c, "fast-forward ×%.0f (the GPU is done)", "快进 ×%.0f（GPU 已完成）")
+                                : tr(c, "fast-forward ×%.0f (a long run)", "快进 ×%.0f（运行时间长）"),
                  L->fast_forward);
         txt_fit(c, line, px, py, inner, BODY, TEXT_BOLD, OI_VERMILLION);
     }
