@@ -452,7 +452,9 @@ static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, (int)L->cols, (int)L->rows, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!s)
         return;
-    SDL_Color empty = view_status_color(REC_EMPTY, c->m->dark);
+    /* not computed yet: a grey that no colour of the value ramp comes near
+     * (the ramp starts dark purple, so the dark theme needs a lighter grey) */
+    SDL_Color empty = c->m->dark ? (SDL_Color){ 112, 116, 122, 255 } : view_status_color(REC_EMPTY, 0);
     double span = L->vmax > L->vmin ? L->vmax - L->vmin : 1.0;
     uint64_t written = 0;
     for (uint32_t i = 0; i < L->rows; i++) {
