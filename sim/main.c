@@ -61,10 +61,16 @@ static const char usage_text[] =
     "  --trace FILE.json         write a Perfetto/Chrome trace of every launch\n"
     "                            (open it in https://ui.perfetto.dev)\n"
     "  --trace-every N           trace counter samples every N cycles (default 100, 0: none)\n"
+    "  --out DIR                 the folder where the script's simt.save_csv, save_json and\n"
+    "                            chart{path=} write (default: simtlab-out/ beside the script)\n"
+    "  --read-dir DIR            a folder the script may read kernels and presets from, besides\n"
+    "                            the project's own, the script's folder and below (repeatable)\n"
+    "  --time-limit SECONDS      stop the script after this much wall-clock time\n"
     "  --unsafe                  give the script the full Lua libraries (files, os.execute);\n"
-    "                            without it scripts run in a sandbox: no files, no os or\n"
+    "                            without it scripts run in a sandbox: files only through simt\n"
+    "                            (writes into --out DIR, reads from the folders above), no os or\n"
     "                            package, require only from lessons/lib and the script's\n"
-    "                            folder, a limit on run time (Lua instructions) and memory\n"
+    "                            folder, limits on run time and memory\n"
     "sweep options:\n"
     "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
     "  --values A,B,...          its values, in order\n"
@@ -108,8 +114,11 @@ typedef struct cli_opts {
     const char *values;            /* sweep: --values a,b,c                */
     const char *workload;          /* sweep: --workload NAME               */
     const char *size;              /* sweep: --size N                      */
-    const char *out;               /* sweep: --out FILE.csv                */
+    const char *out;               /* sweep: --out FILE.csv; run: --out DIR */
     const char *png;               /* sweep: --png FILE.png                */
+    const char *read_dir[SANDBOX_MAX_DIRS]; /* run: --read-dir DIR         */
+    int nread_dirs;
+    const char *time_limit;        /* run: --time-limit SECONDS            */
     int unsafe;                    /* --unsafe: full Lua libraries (io, os) */
 } cli_opts_t;
 
@@ -135,21 +144,41 @@ static int msghandler(lua_State *L)
     return 1;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/* The folder that holds simtlab's own files (the one where
+ * lessons/lib/workloads.lua was found) into root, "" if none. */
+static void project_root(char *root, size_t n)
+{
+    root[0] = '\0';
+    if (arch_find_file("lessons/lib/workloads.lua", root, n) == 0)
+        root[strlen(root) - strlen("/lessons/lib/workloads.lua")] = '\0';
+}
+
 /* A Lua state for `script` (NULL: none) with the module simt. Scripts run
- * in the sandbox (sandbox.h: no files, no os.execute, require only from
- * lessons/lib and the script's directory, a watchdog and a memory cap)
+ * in the sandbox (sandbox.h: files only through simt, writes into the
+ * output folder, reads from the project, the script's folder and
+ * --read-dir folders, no os.execute, require only from lessons/lib and
+ * the script's directory, a watchdog, a time limit and a memory cap)
  * unless `unsafe`, which opens the full standard libraries (developer
- * tools that write files). Close it with sandbox_close. */
-static lua_State *new_state(const char *script, int unsafe)
+ * tools that write files). o (may be NULL) gives the options: --out,
+ * --read-dir, --time-limit; for `sweep` (script NULL) its --out and --png
+ * files are the ones that may be written. Close it with sandbox_close. */
+static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
 {
     lua_State *L = luaL_newstate();
     if (!L) {
         fprintf(stderr, "simtlab: cannot create a Lua state (out of memory)\n");
         return NULL;
     }
-    char lib[1024] = "", dir[1024] = ".";
+    char lib[1024] = "", dir[1024] = ".", root[1024], out[1100];
     if (arch_find_file("lessons/lib/workloads.lua", lib, sizeof lib) == 0)
         lib[strlen(lib) - strlen("/workloads.lua")] = '\0';
+    project_root(root, sizeof root);
     if (script) {
         const char *slash = strrchr(script, '/');
         if (slash)
@@ -165,7 +194,36 @@ static lua_State *new_state(const char *script, int unsafe)
         lua_setfield(L, -2, "path");
         lua_pop(L, 1);
     } else {
-        sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = dir };
+        const char *read_dirs[SANDBOX_MAX_DIRS + 2] = { NULL }, *read_files[2] = { NULL };
+        const char *write_files[3] = { NULL };
+        int nr = 0, nw = 0;
+        sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = script ? dir : NULL,
+                              .read_dirs = read_dirs, .read_files = read_files,
+                              .write_files = write_files };
+        if (root[0])
+            read_dirs[nr++] = root;
+        if (o) {
+            for (int i = 0; i < o->nread_dirs; i++)
+                read_dirs[nr++] = o->read_dir[i];
+            if (o->arch && (strchr(o->arch, '/') || ends_with(o->arch, ".lua")))
+                read_files[0] = o->arch;   /* the user named this preset file */
+            if (o->time_limit)
+                so.time_limit = strtod(o->time_limit, NULL);
+        }
+        if (script) {
+            if (o && o->out) {
+                so.out_dir = o->out;
+                so.out_dir_named = 1;
+            } else {
+                snprintf(out, sizeof out, "%s/simtlab-out", dir);
+                so.out_dir = out;
+            }
+        } else if (o) {   /* sweep: the files the user named */
+            if (o->out)
+                write_files[nw++] = o->out;
+            if (o->png)
+                write_files[nw++] = o->png;
+        }
         if (sandbox_open(L, &so) != 0) {
             lua_close(L);
             fprintf(stderr, "simtlab: cannot create a Lua state (out of memory)\n");
@@ -175,12 +233,6 @@ static lua_State *new_state(const char *script, int unsafe)
     luaL_requiref(L, "simt", luaopen_simt, 1); /* global (and package.loaded) */
     lua_pop(L, 1);
     return L;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t ls = strlen(s), lx = strlen(suffix);
-    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
 /* Parse options from argv[i]: for `run` up to the first argument that is
@@ -213,7 +265,21 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
         else if (strcmp(opt, "--values") == 0 && sweep) slot = &o->values;
         else if (strcmp(opt, "--workload") == 0 && sweep) slot = &o->workload;
         else if (strcmp(opt, "--size") == 0 && sweep) slot = &o->size;
-        else if (strcmp(opt, "--out") == 0 && sweep) slot = &o->out;
+        else if (strcmp(opt, "--out") == 0) slot = &o->out;
+        else if (strcmp(opt, "--time-limit") == 0 && !sweep) slot = &o->time_limit;
+        else if (strcmp(opt, "--read-dir") == 0 && !sweep) {
+            if (!val) {
+                usage_error("option '%s' needs a value", opt);
+                return -1;
+            }
+            if (o->nread_dirs == SANDBOX_MAX_DIRS) {
+                usage_error("%s", "too many --read-dir options");
+                return -1;
+            }
+            o->read_dir[o->nread_dirs++] = val;
+            i++;
+            continue;
+        }
         else if (strcmp(opt, "--png") == 0 && sweep) slot = &o->png;
         else if (strcmp(opt, "--set") != 0 && shortcut < 0) {
             usage_error("unknown option '%s'", opt);
@@ -246,6 +312,14 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
     if (sweep && i < argc) {
         usage_error("unexpected argument '%s' for 'sweep'", argv[i]);
         return -1;
+    }
+    if (o->time_limit) {
+        char *end = NULL;
+        double t = strtod(o->time_limit, &end);
+        if (!end || *end || !(t > 0) || t > 1e6) {
+            usage_error("--time-limit needs a number of seconds (0 < s <= 1e6), got '%s'", o->time_limit);
+            return -1;
+        }
     }
     if (o->stats && !ends_with(o->stats, ".csv") && !ends_with(o->stats, ".json")) {
         usage_error("--stats needs a file name ending in .csv or .json, got '%s'", o->stats);
@@ -345,7 +419,7 @@ static int write_stats(lua_State *L, const cli_opts_t *o)
  * options set simt.overrides, the launch log and the trace. */
 static int run_script(const char *script, int nargs, char **args, const cli_opts_t *o)
 {
-    lua_State *L = new_state(script, o->unsafe);
+    lua_State *L = new_state(script, o->unsafe, o);
     trace_t *trace = NULL;
     simt_err_t err;
     int i, status, rc = 0;
@@ -438,7 +512,7 @@ static int run_sweep(const cli_opts_t *o)
                         "simtlab directory)\n");
         return 1;
     }
-    L = new_state(NULL, 0);        /* require finds lessons/lib */
+    L = new_state(NULL, 0, o);     /* require finds lessons/lib */
     if (!L)
         return 1;
     lua_pushcfunction(L, msghandler);
@@ -558,7 +632,7 @@ static int asm_listing(const char *path)
 
 static int list_presets(void)
 {
-    lua_State *L = new_state(NULL, 0);
+    lua_State *L = new_state(NULL, 0, NULL);
     lua_Integer i, n;
     if (!L)
         return 1;

@@ -172,16 +172,16 @@ static int load_preset(lua_State *L, const char *name, cpu_desc_t *d, simt_err_t
 {
     char rel[256], path[1024];
     int top = lua_gettop(L);
-    if (snprintf(rel, sizeof rel, "arch/%s.lua", name) >= (int)sizeof rel || arch_find_file(rel, path, sizeof path) != 0)
+    if (strchr(name, '/') || snprintf(rel, sizeof rel, "arch/%s.lua", name) >= (int)sizeof rel
+        || arch_find_file(rel, path, sizeof path) != 0)
         return simt_errf(err, SIMT_E_USAGE, "unknown CPU preset '%s' (CPU presets: cpu-core, cpu-server)", name);
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) {
-        simt_errf(err, SIMT_E_USAGE, "%s", lua_tostring(L, -1));
+    if (arch_load_chunk(L, path, err) != 0) {
         lua_settop(L, top);
         return -1;
     }
     push_env(L);
     lua_setupvalue(L, -2, 1);
-    if (lua_pcall(L, 0, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TTABLE) {
+    if (arch_run_chunk(L) != LUA_OK || lua_type(L, -1) != LUA_TTABLE) {
         simt_errf(err, SIMT_E_USAGE, "preset '%s': %s", path,
                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "must return a table");
         lua_settop(L, top);

@@ -22,6 +22,7 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 
 #include "arch.h"
 #include "asm.h"
@@ -523,31 +524,37 @@ static int gpu_index(lua_State *L)
 
 /* ---- kernels ----------------------------------------------------------- */
 
-static int file_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    fclose(f);
-    return 1;
-}
+#define KERNEL_MAX_BYTES (4u << 20)   /* largest kernel file simt.kernel reads */
 
 /* simt.kernel(path): assemble; relative paths not found from the current
- * directory are looked up on the search path (arch.h). Assembler errors
- * are raised unchanged (they carry file:line:col). */
+ * directory are looked up on the search path (arch.h). In the sandbox
+ * only regular files in the folders it allows are read (sandbox.h).
+ * Assembler errors are raised unchanged (they carry file:line:col). */
 static int l_kernel(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char found[1024];
     lkernel_t *K;
-    simt_err_t err;
-    if (!file_exists(path) && path[0] != '/' && arch_find_file(path, found, sizeof found) == 0)
+    simt_err_t err, err2;
+    const char *src;
+    size_t len;
+    lua_settop(L, 1);
+    simt_err_clear(&err);
+    if (sandbox_push_file(L, path, KERNEL_MAX_BYTES, NULL, 0, &err) != 0) {
+        simt_err_clear(&err2);
+        if (path[0] == '/' || arch_find_file(path, found, sizeof found) != 0)
+            return lutil_error(L, "simt.kernel: %s", err.msg);
+        if (sandbox_push_file(L, found, KERNEL_MAX_BYTES, NULL, 0, &err2) != 0)
+            return lutil_error(L, "simt.kernel: %s", err2.msg);
         path = lua_pushstring(L, found);
+        lua_insert(L, -2);
+    }
+    src = lua_tolstring(L, -1, &len);   /* the text stays on the stack */
     K = (lkernel_t *)lua_newuserdatauv(L, sizeof *K, 0);
     memset(K, 0, sizeof *K);
     luaL_setmetatable(L, KERNEL_MT);
     simt_err_clear(&err);
-    if (asm_assemble_file(path, &K->prog, &err) != 0) {
+    if (asm_assemble(src, len, path, &K->prog, &err) != 0) {
         lua_pushstring(L, err.msg);
         return lua_error(L);
     }
