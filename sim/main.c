@@ -55,6 +55,11 @@ static const char usage_text[] =
     "  --clock-mhz X             core clock in MHz\n"
     "  --set FIELD=VALUE         any GPU field (names as in simt.gpu{}.desc); repeatable;\n"
     "                            VALUE is a number, a word (sched=gto) or a,b,c\n"
+    ;
+
+/* The rest of the help (one string literal may hold at most 4095
+ * characters in ISO C). */
+static const char usage_text2[] =
     "run options:\n"
     "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, cluster, every\n"
     "                            statistic) and write them when the script ends\n"
@@ -66,6 +71,10 @@ static const char usage_text[] =
     "  --read-dir DIR            a folder the script may read kernels and presets from, besides\n"
     "                            the project's own, the script's folder and below (repeatable)\n"
     "  --time-limit SECONDS      stop the script after this much wall-clock time\n"
+    "  --max-instructions N      stop the script after N Lua instructions (simulated and\n"
+    "                            reference work counts too; default 1e10)\n"
+    "  --max-memory MB           cap on the memory the script causes: Lua, tensors, GPUs\n"
+    "                            (default 4096)\n"
     "  --unsafe                  give the script the full Lua libraries (files, os.execute);\n"
     "                            without it scripts run in a sandbox: files only through simt\n"
     "                            (writes into --out DIR, reads from the folders above), no os or\n"
@@ -119,6 +128,8 @@ typedef struct cli_opts {
     const char *read_dir[SANDBOX_MAX_DIRS]; /* run: --read-dir DIR         */
     int nread_dirs;
     const char *time_limit;        /* run: --time-limit SECONDS            */
+    const char *max_instructions;  /* run: --max-instructions N            */
+    const char *max_memory;        /* run: --max-memory MB                 */
     int unsafe;                    /* --unsafe: full Lua libraries (io, os) */
 } cli_opts_t;
 
@@ -148,6 +159,17 @@ static int ends_with(const char *s, const char *suffix)
 {
     size_t ls = strlen(s), lx = strlen(suffix);
     return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/* The whole number text s (like "1e10" or "4096") if it lies in [lo, hi],
+ * else 0. */
+static uint64_t parse_count(const char *s, double lo, double hi)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!end || *end || !s[0] || !(v >= lo && v <= hi) || v != (double)(uint64_t)v)
+        return 0;
+    return (uint64_t)v;
 }
 
 /* The folder that holds simtlab's own files (the one where
@@ -209,6 +231,10 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
                 read_files[0] = o->arch;   /* the user named this preset file */
             if (o->time_limit)
                 so.time_limit = strtod(o->time_limit, NULL);
+            if (o->max_instructions)
+                so.max_instructions = parse_count(o->max_instructions, 1, 1e15);
+            if (o->max_memory)
+                so.max_bytes = parse_count(o->max_memory, 1, 1 << 24) << 20;
         }
         if (script) {
             if (o && o->out) {
@@ -267,6 +293,8 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
         else if (strcmp(opt, "--size") == 0 && sweep) slot = &o->size;
         else if (strcmp(opt, "--out") == 0) slot = &o->out;
         else if (strcmp(opt, "--time-limit") == 0 && !sweep) slot = &o->time_limit;
+        else if (strcmp(opt, "--max-instructions") == 0 && !sweep) slot = &o->max_instructions;
+        else if (strcmp(opt, "--max-memory") == 0 && !sweep) slot = &o->max_memory;
         else if (strcmp(opt, "--read-dir") == 0 && !sweep) {
             if (!val) {
                 usage_error("option '%s' needs a value", opt);
@@ -321,6 +349,14 @@ static int parse_opts(int argc, char **argv, int i, int sweep, cli_opts_t *o)
             return -1;
         }
     }
+    if (o->max_instructions && parse_count(o->max_instructions, 1, 1e15) == 0) {
+        usage_error("--max-instructions needs a whole number from 1 to 1e15, got '%s'", o->max_instructions);
+        return -1;
+    }
+    if (o->max_memory && parse_count(o->max_memory, 1, 1 << 24) == 0) {
+        usage_error("--max-memory needs a whole number of MB from 1 to 16777216, got '%s'", o->max_memory);
+        return -1;
+    }
     if (o->stats && !ends_with(o->stats, ".csv") && !ends_with(o->stats, ".json")) {
         usage_error("--stats needs a file name ending in .csv or .json, got '%s'", o->stats);
         return -1;
@@ -349,6 +385,29 @@ static void push_text_value(lua_State *L, const char *s)
     } else if (lua_stringtonumber(L, s) == 0) {
         lua_pushstring(L, s);
     }
+}
+
+/* 1 if the GPU fields in the table at idx make a valid description of at
+ * least one GPU preset. */
+static int fits_some_preset(lua_State *L, int idx)
+{
+    lua_Integer i, n;
+    int ok = 0;
+    arch_push_presets(L);
+    n = (lua_Integer)lua_rawlen(L, -1);
+    for (i = 1; i <= n && !ok; i++) {
+        gpu_desc_t d;
+        simt_err_t err;
+        char name[128];
+        lua_rawgeti(L, -1, i);
+        snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        simt_err_clear(&err);
+        ok = arch_load(L, name, &d, &err) == 0 && arch_apply_table(L, idx, &d, &err) == 0
+             && gpu_desc_validate(&d, &err) == 0;
+    }
+    lua_pop(L, 1);
+    return ok;
 }
 
 /* Push the table of GPU fields set by the options (not "arch"), then check
@@ -387,9 +446,13 @@ static int push_sets(lua_State *L, const cli_opts_t *o)
             fprintf(stderr, "simtlab: bad GPU option: %s\n", err.msg);
             return -1;
         }
-        /* with a known preset the whole description can be checked now */
-        if (o->arch && gpu_desc_validate(&d, &err) != 0) {
-            fprintf(stderr, "simtlab: bad GPU option: %s\n", err.msg);
+        /* the whole description can be checked now: with --arch on that
+         * preset; without, the options must suit at least one GPU (the
+         * default or a preset), so that bad usage is found at start-up
+         * whether or not the script ever makes a GPU */
+        if (gpu_desc_validate(&d, &err) != 0 && (o->arch || !fits_some_preset(L, lua_gettop(L)))) {
+            fprintf(stderr, "simtlab: bad GPU option: %s%s\n", err.msg,
+                    o->arch ? "" : " (for every GPU preset)");
             return -1;
         }
     }
@@ -433,12 +496,18 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         lua_pushstring(L, o->arch);
         lua_setfield(L, -2, "arch");
     }
-    lua_getglobal(L, "simt");
-    lua_insert(L, -2);
-    lua_setfield(L, -2, "overrides");
-    lua_pop(L, 1);
-    if (o->stats)
+    lsimt_set_overrides(L);
+    if (o->stats) {
+        /* an unwritable --stats file is bad usage, found before the run */
+        FILE *f = fopen(o->stats, "ab");
+        if (!f) {
+            sandbox_close(L);
+            fprintf(stderr, "simtlab: --stats: cannot write '%s'\n", o->stats);
+            return 2;
+        }
+        fclose(f);
         lsimt_enable_launch_log(L);
+    }
     if (o->trace) {
         char *end = NULL;
         unsigned long long every = 100;
@@ -461,6 +530,11 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
     } else if (o->trace_every) {
         sandbox_close(L);
         return usage_error("%s", "--trace-every needs --trace FILE.json");
+    }
+    if (!lua_checkstack(L, nargs + 8)) {
+        sandbox_close(L);
+        fprintf(stderr, "simtlab: too many script arguments (%d)\n", nargs);
+        return 2;
     }
     lua_createtable(L, nargs, 2);
     lua_pushstring(L, "simtlab");
@@ -539,6 +613,7 @@ static int run_sweep(const cli_opts_t *o)
         gpu_desc_t d;
         simt_err_t err;
         lua_Integer i, n;
+        int opts = lua_gettop(L);
         push_text_value(L, o->values);
         if (lua_type(L, -1) != LUA_TTABLE) { /* one value */
             lua_createtable(L, 1, 0);
@@ -556,14 +631,18 @@ static int run_sweep(const cli_opts_t *o)
             lua_createtable(L, 0, 1);
             lua_insert(L, -2);
             lua_setfield(L, -2, o->param);
-            gpu_desc_default(&d);
+            /* the whole GPU of this step must be valid: found now, as bad
+             * usage, not as a traceback in the middle of the sweep */
             simt_err_clear(&err);
-            if (arch_apply_table(L, -1, &d, &err) != 0) {
-                fprintf(stderr, "simtlab: --param: %s\n", err.msg);
+            lua_getfield(L, opts, "set");
+            if (arch_load(L, o->arch ? o->arch : "edu-tiny", &d, &err) != 0
+                || arch_apply_table(L, -1, &d, &err) != 0 || arch_apply_table(L, -2, &d, &err) != 0
+                || gpu_desc_validate(&d, &err) != 0) {
+                fprintf(stderr, "simtlab: --param %s --values: %s\n", o->param, err.msg);
                 sandbox_close(L);
                 return 2;
             }
-            lua_pop(L, 1);
+            lua_pop(L, 2);
         }
         lua_setfield(L, -2, "values");
     }
@@ -651,13 +730,14 @@ static int list_presets(void)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd)
         return usage_error("%s", "missing command");
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
+        fputs(usage_text2, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
@@ -708,4 +788,16 @@ int main(int argc, char **argv)
     if (cmd[0] == '-')
         return usage_error("unknown option '%s'", cmd);
     return usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run_command(argc, argv);
+    /* output that could not be written (a full disk, > /dev/full) is a
+     * failure, not a success */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "simtlab: error writing the output (disk full?)\n");
+        return rc ? rc : 1;
+    }
+    return rc;
 }

@@ -23,6 +23,7 @@
 #include "cpu.h"
 #include "lsimt.h"
 #include "lutil.h"
+#include "sandbox.h"
 #include "tensor.h"
 
 #define LCPU_MT "simt.cpu"
@@ -32,6 +33,7 @@
 typedef struct lcpu {
     cpu_t *c;          /* owned; NULL once freed by __gc                */
     lgpu_t *memgpu;    /* the hidden memory owner (user value 1)        */
+    uint64_t charged;  /* host bytes counted against the sandbox's cap  */
 } lcpu_t;
 
 /* ---- the description fields -------------------------------------------------- */
@@ -263,7 +265,17 @@ static int l_cpu(lua_State *L)
     lcpu_t *C = (lcpu_t *)lua_newuserdatauv(L, sizeof *C, 1);
     C->c = NULL;
     C->memgpu = NULL;
+    C->charged = 0;
     luaL_setmetatable(L, LCPU_MT);
+    {
+        /* its host memory counts against the sandbox's cap: caches at 48
+         * bytes a line (cache.h), a reorder buffer and 64 KB per core */
+        uint64_t line = d.line_bytes ? d.line_bytes : 64;
+        uint64_t cost = 48 * (((uint64_t)d.cores * ((uint64_t)d.l1_bytes + d.l2_bytes) + d.l3_bytes) / line)
+                        + (uint64_t)d.cores * (65536 + 64ull * d.rob_size);
+        tensor_charge(L, cost, "a new CPU");
+        C->charged = cost;
+    }
     /* the hidden memory owner */
     gpu_desc_t gd;
     gpu_desc_default(&gd);
@@ -273,6 +285,7 @@ static int l_cpu(lua_State *L)
     lgpu_t *G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
     G->g = NULL;
     G->ntensors = 0;
+    G->charged = 0;
     luaL_setmetatable(L, LGPU_MT);
     G->g = gpu_create(&gd, &err);
     if (!G->g)
@@ -290,6 +303,10 @@ static int cpu_gc(lua_State *L)
     lcpu_t *C = (lcpu_t *)luaL_checkudata(L, 1, LCPU_MT);
     cpu_free(C->c);
     C->c = NULL;
+    if (C->charged) {
+        sandbox_charge_bytes(L, -(int64_t)C->charged);
+        C->charged = 0;
+    }
     return 0;
 }
 
@@ -417,8 +434,14 @@ static int cpu_launch_l(lua_State *L)
     for (int i = 0; i < nargs; i++)
         args[i] = lsimt_arg_bits(L, C->memgpu, "c:tensor", p, 4 + i, i);
     simt_err_clear(&err);
-    if (cpu_launch(C->c, gpu_mem(C->memgpu->g), p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+    memset(&st, 0, sizeof st);
+    if (cpu_launch(C->c, gpu_mem(C->memgpu->g), p, &cfg, args, (uint32_t)nargs, &st, &err) != 0) {
+        /* the simulated work counts against the watchdog (sandbox.h) */
+        sandbox_charge_work(L, err.code == SIMT_E_TIMEOUT ? (cfg.max_instrs ? cfg.max_instrs
+                                                             : CPU_DEFAULT_MAX_INSTRS) : st.instrs);
         return lutil_error(L, "%s", err.msg);
+    }
+    sandbox_charge_work(L, st.instrs);
     push_stats(L, &st, cpu_desc(C->c));
     lua_pushstring(L, p->name);
     lua_setfield(L, -2, "kernel");

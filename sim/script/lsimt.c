@@ -66,24 +66,17 @@ static lgpu_t *check_gpu(lua_State *L, int arg)
 #define TRACE_KEY "simt.trace"          /* registry: trace_t * (light)     */
 #define TRACE_EVERY_KEY "simt.trace_every" /* registry: sample period      */
 
-/* Push simt.overrides if it is a non-empty table, else push nothing and
- * return 0. Raises if simt.overrides is set to something else. */
+#define OVERRIDES_KEY "simt.overrides" /* registry: the command line's fields */
+
+/* Push the command line's overrides (lsimt_set_overrides) if there are
+ * any, else push nothing and return 0. They live in the registry, out of
+ * the script's reach: simt.overrides is only a read-only view. */
 static int push_overrides(lua_State *L)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
-    if (lua_type(L, -1) != LUA_TTABLE) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY) != LUA_TTABLE) {
         lua_pop(L, 1);
         return 0;
     }
-    lua_getfield(L, -1, "overrides");
-    lua_remove(L, -2);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        return 0;
-    }
-    if (lua_type(L, -1) != LUA_TTABLE)
-        return lutil_error(L, "simt.overrides must be a table of GPU fields, got %s",
-                           luaL_typename(L, -1));
     lua_pushnil(L);
     if (lua_next(L, -2) == 0) {
         lua_pop(L, 1);
@@ -106,14 +99,29 @@ static void copy_table(lua_State *L, int src, int dst)
     }
 }
 
-/* Push a new GPU userdata made from d (already validated). */
+/* An estimate of the host memory a GPU of description d holds once its
+ * caches have been used: 48 bytes per L1 and L2 line (tag, state and the
+ * sectors' ready times, cache.h) and 64 KB per SM for the rest. */
+uint64_t lsimt_gpu_host_bytes(const gpu_desc_t *d)
+{
+    uint64_t line = d->line_bytes ? d->line_bytes : 128;
+    return 48 * (((uint64_t)d->l2_bytes + (uint64_t)d->sms * d->l1_bytes) / line)
+           + ((uint64_t)d->sms + 1) * 65536;
+}
+
+/* Push a new GPU userdata made from d (already validated). Its host
+ * memory counts against the sandbox's cap. */
 static int push_new_gpu(lua_State *L, const gpu_desc_t *d)
 {
     simt_err_t err;
+    uint64_t cost = lsimt_gpu_host_bytes(d);
     lgpu_t *G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
     G->g = NULL;
     G->ntensors = 0;
+    G->charged = 0;
     luaL_setmetatable(L, LGPU_MT);
+    tensor_charge(L, cost, "a new GPU");
+    G->charged = cost;
     simt_err_clear(&err);
     G->g = gpu_create(d, &err);
     if (!G->g)
@@ -177,6 +185,10 @@ static int gpu_gc(lua_State *L)
     if (G->g) {
         gpu_free(G->g);
         G->g = NULL;
+    }
+    if (G->charged) {
+        sandbox_charge_bytes(L, -(int64_t)G->charged);
+        G->charged = 0;
     }
     return 0;
 }
@@ -367,6 +379,68 @@ static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg
     lua_pop(L, 1);
 }
 
+/* simt.overrides[k]: the command line's value (a copy of a table value,
+ * so that changing it changes nothing). */
+static int overrides_index(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY) != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {
+        lua_newtable(L);
+        copy_table(L, -2, -1);
+    }
+    return 1;
+}
+
+static int overrides_newindex(lua_State *L)
+{
+    return lutil_error(L, "simt.overrides is read-only: it holds the knobs given on the command line, "
+                          "which every simt.gpu{...} applies last");
+}
+
+/* pairs(simt.overrides): the fields (table values copied). */
+static int overrides_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY) != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2);
+    if (lua_next(L, 3) == 0)
+        return 0;
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_newtable(L);
+        copy_table(L, -2, -1);
+        lua_remove(L, -2);
+    }
+    return 2;
+}
+
+static int overrides_pairs(lua_State *L)
+{
+    lua_pushcfunction(L, overrides_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+void lsimt_set_overrides(lua_State *L)
+{
+    static const luaL_Reg mt[] = { { "__index", overrides_index }, { "__newindex", overrides_newindex },
+                                   { "__pairs", overrides_pairs }, { NULL, NULL } };
+    lua_setfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY);
+    lua_getfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
+    lua_newtable(L);               /* the view */
+    lua_createtable(L, 0, 4);
+    luaL_setfuncs(L, mt, 0);
+    lua_pushliteral(L, "read-only");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, -2, "overrides");
+    lua_pop(L, 1);
+}
+
 void lsimt_enable_launch_log(lua_State *L)
 {
     lua_newtable(L);
@@ -490,8 +564,15 @@ static int gpu_launch_l(lua_State *L)
     }
     lua_pop(L, 1);
     simt_err_clear(&err);
-    if (gpu_launch(G->g, p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+    memset(&st, 0, sizeof st);
+    if (gpu_launch(G->g, p, &cfg, args, (uint32_t)nargs, &st, &err) != 0) {
+        /* the simulated work counts against the watchdog even when the
+         * launch fails (a stopped endless kernel ran to its limit) */
+        sandbox_charge_work(L, err.code == SIMT_E_TIMEOUT ? (cfg.max_warp_instrs ? cfg.max_warp_instrs
+                                                             : GPU_DEFAULT_MAX_WARP_INSTRS) : st.warp_instrs);
         return lutil_error(L, "%s", err.msg);
+    }
+    sandbox_charge_work(L, st.warp_instrs);
     push_stats(L, &st, gpu_desc(G->g));
     lua_pushstring(L, p->name);
     lua_setfield(L, -2, "kernel");

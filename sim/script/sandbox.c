@@ -152,6 +152,7 @@ void sandbox_charge_work(lua_State *L, uint64_t units)
     s->instructions += units;
     check_limits(s);
     if (s->stop) {
+        lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);   /* sticky, as in sb_hook */
         luaL_where(L, 1);
         push_stop_message(L, s, lua_tostring(L, -1));
         lua_error(L);
@@ -180,7 +181,7 @@ int sandbox_memory_error(lua_State *L, const char *what, uint64_t bytes)
     uint64_t cap = s ? s->max_bytes : 0;
     luaL_where(L, 1);
     lua_pushfstring(L, "%sscript used more than %d MB of memory (the sandbox's limit; %s needs %d MB "
-                       "more, Lua holds %d MB, simulated devices %d MB)",
+                       "more, Lua holds %d MB, GPUs, CPUs and tensors %d MB)",
                     lua_tostring(L, -1), (int)(cap >> 20), what, (int)((bytes + (1u << 20) - 1) >> 20),
                     (int)(s ? s->used >> 20 : 0), (int)(s ? s->ext >> 20 : 0));
     return lua_error(L);
@@ -195,8 +196,8 @@ static volatile sig_atomic_t alarm_fired;
 
 static void on_alarm(int sig)
 {
-    static const char msg[] = "simtlab: script ran past its time limit (--time-limit) inside "
-                              "simulator code; stopped\n";
+    static const char msg[] = "simtlab: script ran past its time limit (--time-limit) in C code "
+                              "(a long launch or reference, a string pattern); stopped\n";
     (void)sig;
     if (!alarm_fired && alarm_sandbox) {
         alarm_fired = 1;
@@ -277,6 +278,41 @@ static int sb_setmetatable(lua_State *L)
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     return 1;
+}
+
+/* The message handler xpcall really gets: the script's handler, except
+ * after a stop. An error raised from the watchdog's hook reaches the
+ * handler while Lua still has hooks off, where an endless handler could
+ * not be stopped; after a stop the handler is not run at all. */
+static int sb_msgh(lua_State *L)
+{
+    sandbox_t *s = get_sandbox(L);
+    if (s && s->stop)
+        return 1;   /* the error object unchanged */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int sb_xpcall_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    return lua_gettop(L);
+}
+
+/* xpcall(f, msgh, ...) with msgh wrapped by sb_msgh (f may yield). */
+static int sb_xpcall(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_msgh, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, sb_xpcall_k);
+    return lua_gettop(L);
 }
 
 static int valid_module_name(const char *name)
@@ -448,6 +484,9 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     lua_getglobal(L, "setmetatable");
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_setglobal(L, "setmetatable");
+    lua_getglobal(L, "xpcall");
+    lua_pushcclosure(L, sb_xpcall, 1);
+    lua_setglobal(L, "xpcall");
     lua_pushcfunction(L, sb_require);
     lua_setglobal(L, "require");
 
@@ -495,9 +534,9 @@ int sandbox_pcall(lua_State *L, int nargs, int nresults, int msgh)
         uint64_t cap = s->max_bytes;
         s->max_bytes = UINT64_MAX;   /* room for the message itself */
         lua_pop(L, 1);
-        lua_pushfstring(L, "%sscript used more than %d MB of memory (the sandbox's limit)%s",
+        lua_pushfstring(L, "%sscript used more than %d MB of memory (the sandbox's limit%s)",
                         s->where, (int)(cap >> 20),
-                        s->where[0] ? " (the line the watchdog saw last)" : "");
+                        s->where[0] ? "; the line is where the watchdog last looked" : "");
         s->max_bytes = cap;
     }
     return rc;
