@@ -315,6 +315,46 @@ static int sb_xpcall(lua_State *L)
     return lua_gettop(L);
 }
 
+/* How a wrapped library function's C work is counted (sb_counted). */
+enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT };
+
+/* A string or table function whose work happens in C, where the hook does
+ * not see it: count it against the watchdog (one instruction per byte of
+ * a pattern's subject or of the string built) and call the original
+ * (upvalue 1; upvalue 2 says how to count). Backtracking inside a pattern
+ * is not counted: --time-limit bounds that. */
+static int sb_counted(lua_State *L)
+{
+    int how = (int)lua_tointeger(L, lua_upvalueindex(2));
+    size_t len = 0;
+    if (how == COUNT_SUBJECT && lua_type(L, 1) == LUA_TSTRING) {
+        lua_tolstring(L, 1, &len);
+        sandbox_charge_work(L, len);
+    } else if (how == COUNT_REP && lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TNUMBER) {
+        size_t lsep = lua_type(L, 3) == LUA_TSTRING ? lua_rawlen(L, 3) : 0;
+        double n = (double)lua_tonumber(L, 2), work;
+        lua_tolstring(L, 1, &len);
+        work = ((double)len + (double)lsep) * n;
+        if (work > 0)
+            sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    if (how == COUNT_RESULT && lua_type(L, 1) == LUA_TSTRING)
+        sandbox_charge_work(L, lua_rawlen(L, 1));
+    return lua_gettop(L);
+}
+
+/* Wrap lib.name (the table on top of the stack) with sb_counted. */
+static void count_work(lua_State *L, const char *name, int how)
+{
+    lua_getfield(L, -1, name);
+    lua_pushinteger(L, how);
+    lua_pushcclosure(L, sb_counted, 2);
+    lua_setfield(L, -2, name);
+}
+
 static int valid_module_name(const char *name)
 {
     size_t n = strlen(name);
@@ -489,6 +529,19 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     lua_setglobal(L, "xpcall");
     lua_pushcfunction(L, sb_require);
     lua_setglobal(L, "require");
+
+    /* string and table functions whose work is done in C */
+    lua_getglobal(L, "string");
+    count_work(L, "find", COUNT_SUBJECT);
+    count_work(L, "match", COUNT_SUBJECT);
+    count_work(L, "gmatch", COUNT_SUBJECT);
+    count_work(L, "gsub", COUNT_SUBJECT);
+    count_work(L, "rep", COUNT_REP);
+    count_work(L, "format", COUNT_RESULT);
+    lua_pop(L, 1);
+    lua_getglobal(L, "table");
+    count_work(L, "concat", COUNT_RESULT);
+    lua_pop(L, 1);
 
     /* os: clock, time and date only (not registered as a loaded module) */
     lua_pushcfunction(L, luaopen_os);

@@ -24,6 +24,11 @@ elseif form == "launch" then       -- simulated work counts (launches that time 
 elseif form == "ref" then          -- reference work counts
   local A = simt.tensor{ 64, 64, init = "ones" }
   while true do pcall(simt.ref.matmul, A, A) end
+elseif form == "rep" then          -- work inside string functions counts
+  while true do pcall(string.rep, "x", 1e6) end
+elseif form == "gsub" then
+  local s = ("a"):rep(1e5)
+  while true do pcall(s.gsub, s, "a", "b") pcall(table.concat, { s, s }) end
 elseif form == "gc" then           -- finalizers run outside the watchdog: refused
   setmetatable({}, { __gc = spin })
 elseif form == "gc_late" then      -- ... also when __gc is filled in later
