@@ -695,8 +695,11 @@ static int asm_listing(const char *path)
         printf(" %s", p.params[i]);
     printf("%s\n", p.nparams ? "" : " (none)");
     printf("//  pc  line  instruction\n");
+    /* the assembler defines labels in source order: their values never
+     * decrease, so one walk prints them (a scan per pc was quadratic) */
+    i = 0;
     for (pc = 0; pc < p.ncode; pc++) {
-        for (i = 0; i < p.nlabels; i++)
+        for (; i < p.nlabels && p.labels[i].value <= pc; i++)
             if (p.labels[i].value == pc)
                 printf("%s:\n", p.labels[i].name);
         asm_format_instr(&p, &p.code[pc], buf, sizeof buf);
