@@ -553,6 +553,7 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
             lua_pushstring(L, args[i]);
         status = sandbox_pcall(L, nargs, 0, 1);
     }
+    sandbox_stop_timer(L);   /* writing --stats is not the script's time */
     if (status != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         fprintf(stderr, "simtlab: %s\n", msg ? msg : "(error object is not a string)");

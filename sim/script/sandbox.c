@@ -595,6 +595,13 @@ int sandbox_pcall(lua_State *L, int nargs, int nresults, int msgh)
     return rc;
 }
 
+void sandbox_stop_timer(lua_State *L)
+{
+    sandbox_t *s = get_sandbox(L);
+    if (s)
+        disarm_timer(s);
+}
+
 void sandbox_close(lua_State *L)
 {
     sandbox_t *s = get_sandbox(L);

@@ -91,6 +91,10 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o);
  * "not enough memory") into "script used more than N MB of memory ...". */
 int sandbox_pcall(lua_State *L, int nargs, int nresults, int msgh);
 
+/* Stop the wall-clock timer of L's sandbox (the script has ended; what
+ * the host does next is not the script's time). Limits stay in force. */
+void sandbox_stop_timer(lua_State *L);
+
 /* Close L and free the sandbox state (lua_close if L has no sandbox). */
 void sandbox_close(lua_State *L);
 
