@@ -42,6 +42,7 @@
 typedef struct lkernel {
     isa_program_t prog;  /* owned once loaded                       */
     int loaded;          /* 1 after a successful assembly           */
+    uint64_t charged;    /* host bytes counted against the sandbox's cap */
 } lkernel_t;
 
 /* simt.f32(x) / simt.i32(x): a number with a forced kernel encoding. */
@@ -640,6 +641,14 @@ static int l_kernel(lua_State *L)
         return lua_error(L);
     }
     K->loaded = 1;
+    {
+        /* the assembled program counts against the sandbox's memory cap */
+        const isa_program_t *p = &K->prog;
+        uint64_t cost = (uint64_t)p->ncode * sizeof *p->code
+                        + ((uint64_t)p->nlabels + p->nshared) * sizeof(isa_symbol_t);
+        tensor_charge(L, cost, "an assembled kernel");
+        K->charged = cost;
+    }
     return 1;
 }
 
@@ -649,6 +658,10 @@ static int kernel_gc(lua_State *L)
     if (K->loaded) {
         isa_program_free(&K->prog);
         K->loaded = 0;
+    }
+    if (K->charged) {
+        sandbox_charge_bytes(L, -(int64_t)K->charged);
+        K->charged = 0;
     }
     return 0;
 }
