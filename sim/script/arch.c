@@ -55,7 +55,7 @@ static const arch_field_t arch_fields[] = {
     F(max_threads_per_sm, K_U32), F(max_blocks_per_sm, K_U32),
     F(max_threads_per_block, K_U32), F(regs_per_sm, K_U32),
     F(reg_alloc_unit, K_U32), F(smem_per_sm, K_U32), F(smem_per_block, K_U32),
-    F(max_grid, K_U32X3), F(max_cluster_size, K_U32), F(lat_cluster, K_U32),
+    F(max_grid, K_U32X3), F(max_cluster_size, K_U32), F(lat_cluster, K_U32), F(wgmma, K_U32),
     F(lat_alu, K_U32), F(lat_fma, K_U32), F(lat_sfu, K_U32), F(lat_branch, K_U32),
     F(lat_tensor, K_U32), F(lat_smem, K_U32), F(lat_l1, K_U32), F(lat_l2, K_U32), F(lat_dram, K_U32),
     F(smem_banks, K_U32), F(l1_bytes, K_U32), F(l1_assoc, K_U32),
