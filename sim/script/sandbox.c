@@ -264,19 +264,24 @@ static int sb_load(lua_State *L)
 /* setmetatable(t, mt) without finalizers: Lua runs __gc with hooks off,
  * where neither the watchdog nor the time limit could stop it. Lua marks
  * an object for finalization only if mt has a __gc field when
- * setmetatable runs, so checking here (raw) is enough. */
+ * setmetatable runs, so checking here (raw) is enough. Otherwise as the
+ * base library's setmetatable. */
 static int sb_setmetatable(lua_State *L)
 {
-    if (lua_type(L, 2) == LUA_TTABLE) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL)
             return luaL_error(L, "setmetatable: __gc finalizers are not allowed in the sandbox "
                                  "(they would run outside the watchdog)");
         lua_pop(L, 1);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
     return 1;
 }
 
@@ -521,8 +526,7 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     lua_getglobal(L, "load");
     lua_pushcclosure(L, sb_load, 1);
     lua_setglobal(L, "load");
-    lua_getglobal(L, "setmetatable");
-    lua_pushcclosure(L, sb_setmetatable, 1);
+    lua_pushcfunction(L, sb_setmetatable);
     lua_setglobal(L, "setmetatable");
     lua_getglobal(L, "xpcall");
     lua_pushcclosure(L, sb_xpcall, 1);

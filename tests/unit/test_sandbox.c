@@ -207,6 +207,15 @@ static void test_no_finalizers(void **state)
     /* other metatables are fine, and setmetatable returns its table */
     assert_int_equal(run(L, "local t = {} return setmetatable(t, {__index = {a = 5}}) == t and t.a"), LUA_OK);
     assert_int_equal(lua_tointeger(L, -1), 5);
+    lua_settop(L, 0);
+    /* and it checks its arguments and protected metatables as before */
+    lua_error_has(L, "setmetatable({}, 5)", LUA_ERRRUN, "bad argument #2 to 'setmetatable' (nil or table expected");
+    lua_settop(L, 0);
+    lua_error_has(L, "local t = setmetatable({}, {__metatable = 'no'}) setmetatable(t, {})", LUA_ERRRUN,
+                 "cannot change a protected metatable");
+    lua_settop(L, 0);
+    assert_int_equal(run(L, "local t = setmetatable({}, {}) return getmetatable(setmetatable(t, nil)) == nil"), LUA_OK);
+    assert_true(lua_toboolean(L, -1));
     sandbox_close(L);
 }
 
