@@ -52,6 +52,7 @@ return {
   smem_per_block = 166912,      -- [wp] 163 KB per block (164 KB minus 1 KB reserved)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
   max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0
+  wgmma = 0,                    -- [wp] no warpgroup MMA: wgmma.mma_async needs sm_90 (Hopper)
   lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: no Ampere measurement in the repository;

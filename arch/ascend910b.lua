@@ -59,6 +59,7 @@ return {
   smem_per_block = 196608,      -- estimate
   max_grid = {2147483647, 65535, 65535}, -- estimate
   max_cluster_size = 1,         -- no clusters modelled (no equivalent of Hopper's thread-block clusters)
+  wgmma = 0,                    -- no wgmma: that is NVIDIA PTX for sm_90
   lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: all estimates, [h200] scaled by clock (x 1800/1980)

@@ -40,6 +40,7 @@ return {
   smem_per_block = 16384,
   max_grid = {65535, 65535, 65535},
   max_cluster_size = 2,        -- clusters of both SMs, so that lessons can show them
+  wgmma = 0,                    -- no warpgroup MMA (wgmma is Hopper's; the async GEMMs need Hopper's shared memory anyway)
   lat_cluster = 100,           -- remote mbarrier arrival / barrier.cluster release (round number)
 
   -- pipeline latencies in cycles (round numbers, same order as real GPUs)

@@ -62,6 +62,8 @@ return {
                                 --   is the portable cluster size on compute capability 9.0
   lat_cluster = 180,            -- estimate: SM-to-SM (distributed shared memory) latency ~180 cycles
                                 --   reported by Luo et al., arXiv 2402.13499 (H800); not measured here
+  wgmma = 1,                    -- [wp] PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+                                --   wgmma.mma_async requires sm_90 (Hopper)
 
   -- latencies in cycles: the H200's (same SM, same clock), including its
   -- calibrated lat_branch (arch/CALIBRATION.md).

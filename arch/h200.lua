@@ -58,6 +58,8 @@ return {
                                 --   is the portable cluster size on compute capability 9.0
   lat_cluster = 180,            -- estimate: SM-to-SM (distributed shared memory) latency ~180 cycles
                                 --   reported by Luo et al., arXiv 2402.13499 (H800); not measured here
+  wgmma = 1,                    -- [wp] PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+                                --   wgmma.mma_async requires sm_90 (Hopper)
 
   -- latencies in cycles from issue to result ready (load-to-use)
   lat_alu = 4,                  -- estimate: integer ALU taken equal to FMA

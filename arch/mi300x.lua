@@ -64,6 +64,7 @@ return {
   smem_per_block = 65536,       -- [wp] a workgroup may use the whole LDS
   max_grid = {2147483647, 65535, 65535}, -- estimate: HIP grid limits (as CUDA)
   max_cluster_size = 1,         -- no clusters: CDNA3 has no co-scheduled workgroup groups like Hopper's
+  wgmma = 0,                    -- no wgmma: that is NVIDIA PTX for sm_90 (CDNA 3 has its own MFMA instructions)
   lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: estimates (no measurement in the repository).

@@ -50,6 +50,7 @@ return {
   smem_per_block = 101376,      -- [wp] 99 KB per block (100 KB minus 1 KB reserved)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
   max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0 (8.9)
+  wgmma = 0,                    -- [wp] no warpgroup MMA: wgmma.mma_async needs sm_90 (Hopper)
   lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles: no Ada measurement in the repository; estimates

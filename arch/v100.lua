@@ -52,6 +52,7 @@ return {
   smem_per_block = 98304,       -- [wp] 96 KB per block (opt-in)
   max_grid = {2147483647, 65535, 65535}, -- [wp] CUDA grid limits
   max_cluster_size = 1,         -- [wp] no thread-block clusters before compute capability 9.0
+  wgmma = 0,                    -- [wp] no warpgroup MMA: wgmma.mma_async needs sm_90 (Hopper)
   lat_cluster = 1,              -- unused (no clusters)
 
   -- latencies in cycles from issue to result ready. Volta has no

@@ -91,10 +91,10 @@ return {
     end,
     function(L)
       L.say{
-        en = "Every kernel of lessons 1-7 is a point on this roofline (the table above). To move a point up, first ask which "
+        en = "Every kernel of lessons 1-7 is a point on this roofline (the chart, and the table printed with it). To move a point up, first ask which "
           .. "roof is above it: left of the ridge, move fewer bytes (coalescing, tiling, smaller number formats); "
           .. "right of it, do the arithmetic faster (Tensor Cores, lesson 9).",
-        zh = "第 1 到 7 课的每个内核都是这条屋顶线上的一个点（见上面的表）。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
+        zh = "第 1 到 7 课的每个内核都是这条屋顶线上的一个点（见屋顶线图和随图打印的表）。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
           .. "就少搬字节（合并访存、分块、更小的数字格式）；在右边，就让计算更快（张量核心，第 9 课）。",
       }
     end,

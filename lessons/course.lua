@@ -3,9 +3,10 @@
 -- the libraries in lessons/lib).
 --
 --   simtlab run  lessons/course.lua list                 the lessons, titles in --lang
---   simtlab show lessons/course.lua lesson N [k=v ...] [--charts DIR]
+--   simtlab show lessons/course.lua lesson N [k=v ...] [--charts]
 --                                                         lesson N on the stage (knobs k=v;
---                                                         --charts: each chart as DIR/NAME.png)
+--                                                         --charts: each chart as NAME.png in
+--                                                         the output folder, --out DIR)
 --   simtlab run  lessons/course.lua lesson N [k=v ...]    the same, text only
 --   simtlab run  lessons/course.lua check [N ...]         lessons headless with their claims,
 --                                                         then the exercises' reference solutions
@@ -18,7 +19,7 @@ local a = arg or {}
 local cmd = a[1] or "list"
 
 local function usage()
-  error("usage: course.lua list | lesson N [knob=value ...] [--charts DIR] | check [N ...] | grade N FILE.s [--json]", 0)
+  error("usage: course.lua list | lesson N [knob=value ...] [--charts] | check [N ...] | grade N FILE.s [--json]", 0)
 end
 
 if cmd == "list" then
@@ -30,8 +31,8 @@ elseif cmd == "lesson" then
   local i = 3
   while i <= #a do
     if a[i] == "--charts" then
-      charts = a[i + 1] or usage()
-      i = i + 2
+      charts = true   -- into the sandbox's output folder (--out DIR)
+      i = i + 1
     else
       local k, v = a[i]:match("^([%a_][%w_]*)=(.+)$")
       if not k then error("a knob is NAME=VALUE, got '" .. a[i] .. "'", 0) end

@@ -64,9 +64,10 @@ static const char usage_text[] =
     "                            list the course's lessons; --check runs every lesson\n"
     "                            headless with its claims and the exercises' reference\n"
     "                            solutions (in N processes)\n"
-    "  lesson N [STAGE OPTIONS] [KNOB=VALUE ...]\n"
+    "  lesson N [STAGE OPTIONS] [KNOB=VALUE ...] [--charts]\n"
     "                            lesson N on the stage (window, or headless: a PNG +\n"
-    "                            text); PageDown / Space next step, PageUp back\n"
+    "                            text); PageDown / Space next step, PageUp back;\n"
+    "                            --charts: its charts as PNGs in the --out folder\n"
     "  check N FILE.s [--json]   grade your kernel for lesson N's exercise: correct\n"
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
     "                            enough (its budget); exit 0 when it passes\n"
@@ -83,6 +84,9 @@ static const char usage_text[] =
     "  --set FIELD=VALUE         any GPU field (names as in simt.gpu{}.desc); repeatable;\n"
     "                            VALUE is a number, a word (sched=gto) or a,b,c\n"
     ;
+
+/* The rest of the help (one string literal may hold at most 4095
+ * characters in ISO C). */
 static const char usage_text2[] =
     "run options:\n"
     "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, cluster, every\n"
@@ -90,10 +94,20 @@ static const char usage_text2[] =
     "  --trace FILE.json         write a Perfetto/Chrome trace of every launch\n"
     "                            (open it in https://ui.perfetto.dev)\n"
     "  --trace-every N           trace counter samples every N cycles (default 100, 0: none)\n"
+    "  --out DIR                 the folder where the script's simt.save_csv, save_json and\n"
+    "                            chart{path=} write (default: simtlab-out/ beside the script)\n"
+    "  --read-dir DIR            a folder the script may read kernels and presets from, besides\n"
+    "                            the project's own, the script's folder and below (repeatable)\n"
+    "  --time-limit SECONDS      stop the script after this much wall-clock time\n"
+    "  --max-instructions N      stop the script after N Lua instructions (simulated and\n"
+    "                            reference work counts too; default 1e10)\n"
+    "  --max-memory MB           cap on the memory the script causes: Lua, tensors, GPUs\n"
+    "                            (default 4096)\n"
     "  --unsafe                  give the script the full Lua libraries (files, os.execute);\n"
-    "                            without it scripts run in a sandbox: no files, no os or\n"
+    "                            without it scripts run in a sandbox: files only through simt\n"
+    "                            (writes into --out DIR, reads from the folders above), no os or\n"
     "                            package, require only from lessons/lib and the script's\n"
-    "                            folder, a limit on run time (Lua instructions) and memory\n"
+    "                            folder, limits on run time and memory\n"
     "  --lang en|zh              the language of lessons and the window (default: from\n"
     "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n"
     "stage options (show and demo):\n"
@@ -157,8 +171,13 @@ typedef struct cli_opts {
     const char *values;            /* sweep: --values a,b,c                */
     const char *workload;          /* sweep: --workload NAME               */
     const char *size;              /* sweep: --size N                      */
-    const char *out;               /* sweep: --out FILE.csv                */
+    const char *out;               /* sweep: --out FILE.csv; run: --out DIR */
     const char *png;               /* sweep: --png FILE.png                */
+    const char *read_dir[SANDBOX_MAX_DIRS]; /* run: --read-dir DIR         */
+    int nread_dirs;
+    const char *time_limit;        /* run: --time-limit SECONDS            */
+    const char *max_instructions;  /* run: --max-instructions N            */
+    const char *max_memory;        /* run: --max-memory MB                 */
     int unsafe;                    /* --unsafe: full Lua libraries (io, os) */
     const char *lang;              /* --lang en|zh                         */
     /* the stage (show, demo) */
@@ -203,21 +222,52 @@ static int msghandler(lua_State *L)
     return 1;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/* The whole number text s (like "1e10" or "4096") if it lies in [lo, hi],
+ * else 0. */
+static uint64_t parse_count(const char *s, double lo, double hi)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!end || *end || !s[0] || !(v >= lo && v <= hi) || v != (double)(uint64_t)v)
+        return 0;
+    return (uint64_t)v;
+}
+
+/* The folder that holds simtlab's own files (the one where
+ * lessons/lib/workloads.lua was found) into root, "" if none. */
+static void project_root(char *root, size_t n)
+{
+    root[0] = '\0';
+    if (arch_find_file("lessons/lib/workloads.lua", root, n) == 0)
+        root[strlen(root) - strlen("/lessons/lib/workloads.lua")] = '\0';
+}
+
 /* A Lua state for `script` (NULL: none) with the module simt. Scripts run
- * in the sandbox (sandbox.h: no files, no os.execute, require only from
- * lessons/lib and the script's directory, a watchdog and a memory cap)
+ * in the sandbox (sandbox.h: files only through simt, writes into the
+ * output folder, reads from the project, the script's folder and
+ * --read-dir folders, no os.execute, require only from lessons/lib and
+ * the script's directory, a watchdog, a time limit and a memory cap)
  * unless `unsafe`, which opens the full standard libraries (developer
- * tools that write files). Close it with sandbox_close. */
-static lua_State *new_state(const char *script, int unsafe)
+ * tools that write files). o (may be NULL) gives the options: --out,
+ * --read-dir, --time-limit; for `sweep` (script NULL) its --out and --png
+ * files are the ones that may be written. Close it with sandbox_close. */
+static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
 {
     lua_State *L = luaL_newstate();
     if (!L) {
         fprintf(stderr, "simtlab: cannot create a Lua state (out of memory)\n");
         return NULL;
     }
-    char lib[1024] = "", dir[1024] = ".";
+    char lib[1024] = "", dir[1024] = ".", root[1024], out[1100];
     if (arch_find_file("lessons/lib/workloads.lua", lib, sizeof lib) == 0)
         lib[strlen(lib) - strlen("/workloads.lua")] = '\0';
+    project_root(root, sizeof root);
     if (script) {
         const char *slash = strrchr(script, '/');
         if (slash)
@@ -233,7 +283,40 @@ static lua_State *new_state(const char *script, int unsafe)
         lua_setfield(L, -2, "path");
         lua_pop(L, 1);
     } else {
-        sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = dir };
+        const char *read_dirs[SANDBOX_MAX_DIRS + 2] = { NULL }, *read_files[2] = { NULL };
+        const char *write_files[3] = { NULL };
+        int nr = 0, nw = 0;
+        sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = script ? dir : NULL,
+                              .read_dirs = read_dirs, .read_files = read_files,
+                              .write_files = write_files };
+        if (root[0])
+            read_dirs[nr++] = root;
+        if (o) {
+            for (int i = 0; i < o->nread_dirs; i++)
+                read_dirs[nr++] = o->read_dir[i];
+            if (o->arch && (strchr(o->arch, '/') || ends_with(o->arch, ".lua")))
+                read_files[0] = o->arch;   /* the user named this preset file */
+            if (o->time_limit)
+                so.time_limit = strtod(o->time_limit, NULL);
+            if (o->max_instructions)
+                so.max_instructions = parse_count(o->max_instructions, 1, 1e15);
+            if (o->max_memory)
+                so.max_bytes = parse_count(o->max_memory, 1, 1 << 24) << 20;
+        }
+        if (script) {
+            if (o && o->out) {
+                so.out_dir = o->out;
+                so.out_dir_named = 1;
+            } else {
+                snprintf(out, sizeof out, "%s/simtlab-out", dir);
+                so.out_dir = out;
+            }
+        } else if (o) {   /* sweep: the files the user named */
+            if (o->out)
+                write_files[nw++] = o->out;
+            if (o->png)
+                write_files[nw++] = o->png;
+        }
         if (sandbox_open(L, &so) != 0) {
             lua_close(L);
             fprintf(stderr, "simtlab: cannot create a Lua state (out of memory)\n");
@@ -252,12 +335,6 @@ static const char *lang_from_env(void)
     if (!v || !v[0])
         v = getenv("LANG");
     return v && strncmp(v, "zh", 2) == 0 ? "zh" : "en";
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t ls = strlen(s), lx = strlen(suffix);
-    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
 }
 
 /* Parse options from argv[i]: for `run` up to the first argument that is
@@ -299,7 +376,23 @@ static int parse_opts(int argc, char **argv, int i, int sweep, int stage, cli_op
         else if (strcmp(opt, "--values") == 0 && sweep) slot = &o->values;
         else if (strcmp(opt, "--workload") == 0 && sweep) slot = &o->workload;
         else if (strcmp(opt, "--size") == 0 && sweep) slot = &o->size;
-        else if (strcmp(opt, "--out") == 0 && sweep) slot = &o->out;
+        else if (strcmp(opt, "--out") == 0) slot = &o->out;
+        else if (strcmp(opt, "--time-limit") == 0 && !sweep) slot = &o->time_limit;
+        else if (strcmp(opt, "--max-instructions") == 0 && !sweep) slot = &o->max_instructions;
+        else if (strcmp(opt, "--max-memory") == 0 && !sweep) slot = &o->max_memory;
+        else if (strcmp(opt, "--read-dir") == 0 && !sweep) {
+            if (!val) {
+                usage_error("option '%s' needs a value", opt);
+                return -1;
+            }
+            if (o->nread_dirs == SANDBOX_MAX_DIRS) {
+                usage_error("%s", "too many --read-dir options");
+                return -1;
+            }
+            o->read_dir[o->nread_dirs++] = val;
+            i++;
+            continue;
+        }
         else if (strcmp(opt, "--png") == 0 && sweep) slot = &o->png;
         else if (strcmp(opt, "--set") != 0 && shortcut < 0) {
             usage_error("unknown option '%s'", opt);
@@ -331,6 +424,22 @@ static int parse_opts(int argc, char **argv, int i, int sweep, int stage, cli_op
     }
     if (sweep && i < argc) {
         usage_error("unexpected argument '%s' for 'sweep'", argv[i]);
+        return -1;
+    }
+    if (o->time_limit) {
+        char *end = NULL;
+        double t = strtod(o->time_limit, &end);
+        if (!end || *end || !(t > 0) || t > 1e6) {
+            usage_error("--time-limit needs a number of seconds (0 < s <= 1e6), got '%s'", o->time_limit);
+            return -1;
+        }
+    }
+    if (o->max_instructions && parse_count(o->max_instructions, 1, 1e15) == 0) {
+        usage_error("--max-instructions needs a whole number from 1 to 1e15, got '%s'", o->max_instructions);
+        return -1;
+    }
+    if (o->max_memory && parse_count(o->max_memory, 1, 1 << 24) == 0) {
+        usage_error("--max-memory needs a whole number of MB from 1 to 16777216, got '%s'", o->max_memory);
         return -1;
     }
     if (o->stats && !ends_with(o->stats, ".csv") && !ends_with(o->stats, ".json")) {
@@ -379,6 +488,29 @@ static void push_text_value(lua_State *L, const char *s)
     }
 }
 
+/* 1 if the GPU fields in the table at idx make a valid description of at
+ * least one GPU preset. */
+static int fits_some_preset(lua_State *L, int idx)
+{
+    lua_Integer i, n;
+    int ok = 0;
+    arch_push_presets(L);
+    n = (lua_Integer)lua_rawlen(L, -1);
+    for (i = 1; i <= n && !ok; i++) {
+        gpu_desc_t d;
+        simt_err_t err;
+        char name[128];
+        lua_rawgeti(L, -1, i);
+        snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        simt_err_clear(&err);
+        ok = arch_load(L, name, &d, &err) == 0 && arch_apply_table(L, idx, &d, &err) == 0
+             && gpu_desc_validate(&d, &err) == 0;
+    }
+    lua_pop(L, 1);
+    return ok;
+}
+
 /* Push the table of GPU fields set by the options (not "arch"), then check
  * the names and value types on a description (the --arch preset, or the
  * default). Returns 0, or prints the problem and returns -1. */
@@ -415,9 +547,13 @@ static int push_sets(lua_State *L, const cli_opts_t *o)
             fprintf(stderr, "simtlab: bad GPU option: %s\n", err.msg);
             return -1;
         }
-        /* with a known preset the whole description can be checked now */
-        if (o->arch && gpu_desc_validate(&d, &err) != 0) {
-            fprintf(stderr, "simtlab: bad GPU option: %s\n", err.msg);
+        /* the whole description can be checked now: with --arch on that
+         * preset; without, the options must suit at least one GPU (the
+         * default or a preset), so that bad usage is found at start-up
+         * whether or not the script ever makes a GPU */
+        if (gpu_desc_validate(&d, &err) != 0 && (o->arch || !fits_some_preset(L, lua_gettop(L)))) {
+            fprintf(stderr, "simtlab: bad GPU option: %s%s\n", err.msg,
+                    o->arch ? "" : " (for every GPU preset)");
             return -1;
         }
     }
@@ -447,7 +583,7 @@ static int write_stats(lua_State *L, const cli_opts_t *o)
  * options set simt.overrides, the launch log and the trace. */
 static int run_script(const char *script, int nargs, char **args, const cli_opts_t *o)
 {
-    lua_State *L = new_state(script, o->unsafe);
+    lua_State *L = new_state(script, o->unsafe, o);
     trace_t *trace = NULL;
     simt_err_t err;
     int i, status, rc = 0;
@@ -493,12 +629,18 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         lua_pushstring(L, o->arch);
         lua_setfield(L, -2, "arch");
     }
-    lua_getglobal(L, "simt");
-    lua_insert(L, -2);
-    lua_setfield(L, -2, "overrides");
-    lua_pop(L, 1);
-    if (o->stats)
+    lsimt_set_overrides(L);
+    if (o->stats) {
+        /* an unwritable --stats file is bad usage, found before the run */
+        FILE *f = fopen(o->stats, "ab");
+        if (!f) {
+            sandbox_close(L);
+            fprintf(stderr, "simtlab: --stats: cannot write '%s'\n", o->stats);
+            return 2;
+        }
+        fclose(f);
         lsimt_enable_launch_log(L);
+    }
     if (o->trace) {
         char *end = NULL;
         unsigned long long every = 100;
@@ -522,6 +664,11 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         sandbox_close(L);
         return usage_error("%s", "--trace-every needs --trace FILE.json");
     }
+    if (!lua_checkstack(L, nargs + 8)) {
+        sandbox_close(L);
+        fprintf(stderr, "simtlab: too many script arguments (%d)\n", nargs);
+        return 2;
+    }
     lua_createtable(L, nargs, 2);
     lua_pushstring(L, "simtlab");
     lua_rawseti(L, -2, -1);
@@ -539,6 +686,7 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
             lua_pushstring(L, args[i]);
         status = sandbox_pcall(L, nargs, 0, 1);
     }
+    sandbox_stop_timer(L);   /* writing --stats is not the script's time */
     if (status != LUA_OK && lua_type(L, -1) == LUA_TTABLE) {   /* a planned failure (msghandler) */
         lua_getfield(L, -1, "simtlab_exit");
         rc = (int)lua_tointeger(L, -1);
@@ -594,7 +742,7 @@ static int run_sweep(const cli_opts_t *o)
                         "simtlab directory)\n");
         return 1;
     }
-    L = new_state(NULL, 0);        /* require finds lessons/lib */
+    L = new_state(NULL, 0, o);     /* require finds lessons/lib */
     if (!L)
         return 1;
     lua_pushcfunction(L, msghandler);
@@ -621,6 +769,7 @@ static int run_sweep(const cli_opts_t *o)
         gpu_desc_t d;
         simt_err_t err;
         lua_Integer i, n;
+        int opts = lua_gettop(L);
         push_text_value(L, o->values);
         if (lua_type(L, -1) != LUA_TTABLE) { /* one value */
             lua_createtable(L, 1, 0);
@@ -638,14 +787,18 @@ static int run_sweep(const cli_opts_t *o)
             lua_createtable(L, 0, 1);
             lua_insert(L, -2);
             lua_setfield(L, -2, o->param);
-            gpu_desc_default(&d);
+            /* the whole GPU of this step must be valid: found now, as bad
+             * usage, not as a traceback in the middle of the sweep */
             simt_err_clear(&err);
-            if (arch_apply_table(L, -1, &d, &err) != 0) {
-                fprintf(stderr, "simtlab: --param: %s\n", err.msg);
+            lua_getfield(L, opts, "set");
+            if (arch_load(L, o->arch ? o->arch : "edu-tiny", &d, &err) != 0
+                || arch_apply_table(L, -1, &d, &err) != 0 || arch_apply_table(L, -2, &d, &err) != 0
+                || gpu_desc_validate(&d, &err) != 0) {
+                fprintf(stderr, "simtlab: --param %s --values: %s\n", o->param, err.msg);
                 sandbox_close(L);
                 return 2;
             }
-            lua_pop(L, 1);
+            lua_pop(L, 2);
         }
         lua_setfield(L, -2, "values");
     }
@@ -698,8 +851,11 @@ static int asm_listing(const char *path)
         printf(" %s", p.params[i]);
     printf("%s\n", p.nparams ? "" : " (none)");
     printf("//  pc  line  instruction\n");
+    /* the assembler defines labels in source order: their values never
+     * decrease, so one walk prints them (a scan per pc was quadratic) */
+    i = 0;
     for (pc = 0; pc < p.ncode; pc++) {
-        for (i = 0; i < p.nlabels; i++)
+        for (; i < p.nlabels && p.labels[i].value <= pc; i++)
             if (p.labels[i].value == pc)
                 printf("%s:\n", p.labels[i].name);
         asm_format_instr(&p, &p.code[pc], buf, sizeof buf);
@@ -714,7 +870,7 @@ static int asm_listing(const char *path)
 
 static int list_presets(void)
 {
-    lua_State *L = new_state(NULL, 0);
+    lua_State *L = new_state(NULL, 0, NULL);
     lua_Integer i, n;
     if (!L)
         return 1;
@@ -742,7 +898,7 @@ static void options_first(int argc, char **argv, int from)
     if (argc - from > 128)
         return;
     for (int i = from; i < argc; i++) {
-        if (strncmp(argv[i], "--", 2) == 0) {
+        if (strncmp(argv[i], "--", 2) == 0 && strcmp(argv[i], "--charts") != 0) {   /* --charts: the lesson's */
             int flag = strcmp(argv[i], "--headless") == 0 || strcmp(argv[i], "--unsafe") == 0;
             opts[no++] = argv[i];
             if (!flag && i + 1 < argc)
@@ -855,7 +1011,7 @@ static int course_lessons(int argc, char **argv)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd)
@@ -964,4 +1120,16 @@ int main(int argc, char **argv)
     if (cmd[0] == '-')
         return usage_error("unknown option '%s'", cmd);
     return usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run_command(argc, argv);
+    /* output that could not be written (a full disk, > /dev/full) is a
+     * failure, not a success */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "simtlab: error writing the output (disk full?)\n");
+        return rc ? rc : 1;
+    }
+    return rc;
 }

@@ -36,7 +36,7 @@
 --   L.chart{title=, x_label=, y_label=, x=, series={{name=, y=}}, log_x=,
 --           roofline = {peak_gflops=, peak_gbs=, points={{name=, ai=, gflops=}}}}
 --                           a table on stdout, a PNG when the runner was
---                           given a charts folder (simt.roofline when it exists;
+--                           with charts on, as NAME.png in the output folder (simt.roofline;
 --                           on a stage the roofline is shown in place of the runs)
 --   L.knob(name)            the knob's value: the command line's, else the default
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
@@ -256,7 +256,8 @@ function lesson.new(t, opts)
       end
     end
     if opts.charts and c.name then
-      local path = opts.charts .. "/" .. c.name .. ".png"
+      -- a plain name: the sandbox writes it into the output folder (--out DIR)
+      local path = (type(opts.charts) == "string" and opts.charts .. "/" or "") .. c.name .. ".png"
       if c.roofline and simt.roofline ~= nil then
         simt.roofline(roofline_args(c, path, title))
       elseif not c.roofline and simt.chart ~= nil then

@@ -57,6 +57,8 @@ typedef struct asm_ctx {
     isa_program_t p;            /* the program being built                   */
     uint32_t code_cap, label_cap, shared_cap;
     uint32_t *label_line;       /* definition line of each label             */
+    uint32_t *label_hash;       /* open addressing: label index + 1, 0 empty */
+    uint32_t label_hash_cap;    /* a power of two, > 2 x nlabels             */
     asm_fixup_t *fix;           /* branch label references                   */
     uint32_t nfix, fix_cap;
 } asm_ctx_t;
@@ -1591,12 +1593,65 @@ static int instruction(asm_ctx_t *a, const char *s)
     return 0;
 }
 
+/* FNV-1a of a label name. */
+static uint32_t label_hash_of(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (; *name; name++)
+        h = (h ^ (uint8_t)*name) * 16777619u;
+    return h;
+}
+
+/* Index of label `name` through the hash table (linear in the number of
+ * labels over a whole file, where a scan per label was quadratic: 100k
+ * labels took 15 s), or -1. */
+static int lookup_label(const asm_ctx_t *a, const char *name)
+{
+    if (!a->label_hash_cap)
+        return -1;
+    uint32_t mask = a->label_hash_cap - 1;
+    for (uint32_t h = label_hash_of(name) & mask;; h = (h + 1) & mask) {
+        uint32_t e = a->label_hash[h];
+        if (e == 0)
+            return -1;
+        if (strcmp(a->p.labels[e - 1].name, name) == 0)
+            return (int)(e - 1);
+    }
+}
+
+static void hash_insert(asm_ctx_t *a, uint32_t i)
+{
+    uint32_t mask = a->label_hash_cap - 1, h = label_hash_of(a->p.labels[i].name) & mask;
+    while (a->label_hash[h])
+        h = (h + 1) & mask;
+    a->label_hash[h] = i + 1;
+}
+
+/* Enter label i (= p.nlabels, about to be counted) into the hash table,
+ * growing it to keep it at most half full. */
+static int hash_label(asm_ctx_t *a, uint32_t i)
+{
+    if ((uint64_t)(i + 1) * 2 > a->label_hash_cap) {
+        uint32_t ncap = a->label_hash_cap ? a->label_hash_cap * 2 : 64;
+        uint32_t *t = calloc(ncap, sizeof *t);
+        if (!t)
+            return fail_nomem(a);
+        free(a->label_hash);
+        a->label_hash = t;
+        a->label_hash_cap = ncap;
+        for (uint32_t j = 0; j < i; j++)
+            hash_insert(a, j);
+    }
+    hash_insert(a, i);
+    return 0;
+}
+
 static int define_label(asm_ctx_t *a, const char *s, const char *e)
 {
     char name[ISA_NAME_MAX];
     if (copy_name(a, s, e, name))
         return -1;
-    int prev = find_label(&a->p, name);
+    int prev = lookup_label(a, name);
     if (prev >= 0)
         return fail(a, s, "duplicate label '%s' (first defined at line %u)", name,
                     (unsigned)a->label_line[prev]);
@@ -1614,7 +1669,10 @@ static int define_label(asm_ctx_t *a, const char *s, const char *e)
     memset(l, 0, sizeof *l);
     strcpy(l->name, name);
     l->value = a->p.ncode;
-    a->label_line[a->p.nlabels++] = a->lineno;
+    a->label_line[a->p.nlabels] = a->lineno;
+    if (hash_label(a, a->p.nlabels))
+        return -1;
+    a->p.nlabels++;
     return 0;
 }
 
@@ -1647,7 +1705,7 @@ static int resolve_labels(asm_ctx_t *a)
 {
     for (uint32_t i = 0; i < a->nfix; i++) {
         const asm_fixup_t *f = &a->fix[i];
-        int l = find_label(&a->p, f->name);
+        int l = lookup_label(a, f->name);
         if (l < 0)
             return fail_at(a, f->line, f->col, "undefined label '%s'", f->name);
         uint32_t pc = a->p.labels[l].value;
@@ -1919,12 +1977,14 @@ int asm_assemble(const char *src, size_t len, const char *file,
 
     free(a.text);
     free(a.label_line);
+    free(a.label_hash);
     free(a.fix);
     *out = a.p;
     return 0;
 fail:
     free(a.text);
     free(a.label_line);
+    free(a.label_hash);
     free(a.fix);
     isa_program_free(&a.p);
     memset(out, 0, sizeof *out);
@@ -2001,9 +2061,19 @@ static void sb_printf(sbuf_t *b, const char *fmt, ...)
 
 /* The name the listing uses for branch target `pc`: the first label
  * defined there, else a generated L_<pc> that no real label uses. */
+static uint32_t first_label_at(const isa_program_t *p, uint32_t pc);
+
 static void label_for_pc(const isa_program_t *p, uint32_t pc, char *out, size_t n)
 {
     if (p) {
+        /* assembled programs have their labels sorted by value: a binary
+         * search finds the first one at pc (a scan per branch made
+         * listings quadratic); anything else falls back to the scan */
+        uint32_t f = first_label_at(p, pc);
+        if (f < p->nlabels && p->labels[f].value == pc) {
+            snprintf(out, n, "%s", p->labels[f].name);
+            return;
+        }
         for (uint32_t i = 0; i < p->nlabels; i++) {
             if (p->labels[i].value == pc) {
                 snprintf(out, n, "%s", p->labels[i].name);
@@ -2211,11 +2281,31 @@ static void ds_printf(dstr_t *d, const char *fmt, ...)
     d->len += (size_t)k;
 }
 
+/* The first label whose value is >= pc, for labels sorted by value (the
+ * assembler defines them in source order, so their values never
+ * decrease). */
+static uint32_t first_label_at(const isa_program_t *p, uint32_t pc)
+{
+    uint32_t lo = 0, hi = p->nlabels;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->labels[mid].value < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Print the labels at pc: with `sorted` labels by binary search (linear
+ * over a listing, where a scan per pc was quadratic), else by a scan. */
 static void ds_labels_at(dstr_t *d, const isa_program_t *p, uint32_t pc,
-                         const uint8_t *is_target)
+                         const uint8_t *is_target, int sorted)
 {
     int any = 0;
-    for (uint32_t i = 0; i < p->nlabels; i++) {
+    for (uint32_t i = sorted ? first_label_at(p, pc) : 0; i < p->nlabels; i++) {
+        if (sorted && p->labels[i].value != pc)
+            break;
         if (p->labels[i].value == pc) {
             ds_printf(d, "%s:\n", p->labels[i].name);
             any = 1;
@@ -2239,6 +2329,9 @@ char *asm_disassemble(const isa_program_t *p)
         if (in->op == OP_BRA && in->nopd > 0 && in->opd[0].imm < p->ncode)
             is_target[in->opd[0].imm] = 1;
     }
+    int sorted = 1;
+    for (uint32_t i = 1; i < p->nlabels; i++)
+        sorted &= p->labels[i].value >= p->labels[i - 1].value;
     ds_printf(&d, "// %s: disassembled by simtlab\n", p->file[0] ? p->file : p->name);
     ds_printf(&d, ".kernel %s\n", p->name);
     for (uint32_t i = 0; i < p->nparams; i++)
@@ -2247,7 +2340,7 @@ char *asm_disassemble(const isa_program_t *p)
         ds_printf(&d, ".shared %s %lu\n", p->shared[i].name,
                   (unsigned long)p->shared[i].size);
     for (uint32_t pc = 0; pc <= p->ncode; pc++) {
-        ds_labels_at(&d, p, pc, is_target);
+        ds_labels_at(&d, p, pc, is_target, sorted);
         if (pc == p->ncode)
             break;
         char line[512];

@@ -65,6 +65,7 @@ typedef struct cpu_core {
     uint32_t cur;                /* group executing now                      */
     uint32_t live;               /* groups not done                          */
     uint32_t at_bar;             /* groups waiting at bar.sync               */
+    uint32_t bar_pc;             /* the bar.sync they wait at (at_bar > 0)   */
     uint64_t *fill;              /* per group: registers saved at its last
                                     barrier, to reload before it runs on;
                                     owned per launch                         */
@@ -820,6 +821,17 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
             notify(r, GPU_EV_BLOCK_END, i, k->ctaid, max_u64(k->fe, k->last_retire));
         }
     } else if (info.barrier) {
+        /* as the GPU's checker (check_barrier): every group of the block
+         * waits at the same bar.sync, or the kernel is wrong */
+        if (k->at_bar > 0 && pc != k->bar_pc)
+            return simt_errf(err, SIMT_E_KERNEL,
+                             "warps of a block wait at different barriers in kernel '%s' on CPU '%s': "
+                             "block (%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") has threads at the bar.sync of "
+                             "%s:%" PRIu32 " and at the one of line %" PRIu32 ": every thread of a block "
+                             "must reach the same barrier", r->prog->name, c->d.name, k->ctaid[0],
+                             k->ctaid[1], k->ctaid[2], r->prog->file, r->prog->code[k->bar_pc].line,
+                             r->prog->code[pc].line);
+        k->bar_pc = pc;
         save_regs(c, k, r, k->cur, pc);
         w->state = WARP_BARRIER;
         k->at_bar++;

@@ -238,6 +238,7 @@ void gpu_desc_default(gpu_desc_t *d)
     d->max_grid[2] = 65535;
     d->max_cluster_size = 2;
     d->lat_cluster = 100;
+    d->wgmma = 0;
     d->lat_alu = 4;
     d->lat_fma = 4;
     d->lat_sfu = 16;
@@ -307,6 +308,7 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("max_grid[3]", d->max_grid[2], 1, 0xFFFFFFFFu, err) ||
         check_u("max_cluster_size", d->max_cluster_size, 1, GPU_MAX_CLUSTER, err) ||
         check_u("lat_cluster", d->lat_cluster, 1, 10000, err) ||
+        check_u("wgmma", d->wgmma, 0, 1, err) ||
         check_u("lat_alu", d->lat_alu, 1, 10000, err) ||
         check_u("lat_fma", d->lat_fma, 1, 10000, err) ||
         check_u("lat_sfu", d->lat_sfu, 1, 10000, err) ||
@@ -545,11 +547,16 @@ uint32_t gpu_tc_sync_flops_per_clk(const gpu_desc_t *d, isa_type_t t)
     return peak == 0 ? 0 : sync != 0 ? sync : peak;
 }
 
-/* A wmma.mma in a format the GPU has no Tensor Core for: report it. */
+/* A wmma.mma in a format the GPU has no Tensor Core for, or a wgmma on a
+ * GPU without warpgroup MMA: report it. */
 static int check_tensor_formats(const gpu_desc_t *d, const isa_program_t *p, simt_err_t *err)
 {
     for (uint32_t pc = 0; pc < p->ncode; pc++) {
         const isa_instr_t *in = &p->code[pc];
+        if ((in->op == OP_WGMMA || in->op == OP_WGMMA_WAIT) && !d->wgmma)
+            return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' line %" PRIu32 ": %s has no warpgroup MMA "
+                             "(wgmma is Hopper's, compute capability 9.0; its preset has wgmma = 0)",
+                             p->name, in->line, d->name);
         if ((in->op == OP_WMMA_MMA || in->op == OP_WGMMA) && gpu_tc_flops_per_clk(d, (isa_type_t)in->type) == 0)
             return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' line %" PRIu32 ": %s has no %s Tensor Core "
                              "(its tc_flops_per_clk for %s is 0)", p->name, in->line, d->name,

@@ -73,6 +73,9 @@ typedef struct gpu_desc {
      * mbarrier arrival or a barrier.cluster release across SMs */
     uint32_t max_cluster_size;
     uint32_t lat_cluster;
+    uint32_t wgmma;                /* 1: warpgroup MMA (wgmma.*, compute
+                                      capability 9.0); 0: a launch of a
+                                      kernel that uses it fails by name    */
     /* pipeline latencies (cycles from issue to result ready) */
     uint32_t lat_alu, lat_fma, lat_sfu, lat_branch;
     uint32_t lat_tensor;           /* wmma.mma issue to result (D) ready     */

@@ -18,6 +18,8 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "sandbox.h"
+
 #ifndef SIMT_SOURCE_DIR
 #define SIMT_SOURCE_DIR "."
 #endif
@@ -53,7 +55,7 @@ static const arch_field_t arch_fields[] = {
     F(max_threads_per_sm, K_U32), F(max_blocks_per_sm, K_U32),
     F(max_threads_per_block, K_U32), F(regs_per_sm, K_U32),
     F(reg_alloc_unit, K_U32), F(smem_per_sm, K_U32), F(smem_per_block, K_U32),
-    F(max_grid, K_U32X3), F(max_cluster_size, K_U32), F(lat_cluster, K_U32),
+    F(max_grid, K_U32X3), F(max_cluster_size, K_U32), F(lat_cluster, K_U32), F(wgmma, K_U32),
     F(lat_alu, K_U32), F(lat_fma, K_U32), F(lat_sfu, K_U32), F(lat_branch, K_U32),
     F(lat_tensor, K_U32), F(lat_smem, K_U32), F(lat_l1, K_U32), F(lat_l2, K_U32), F(lat_dram, K_U32),
     F(smem_banks, K_U32), F(l1_bytes, K_U32), F(l1_assoc, K_U32),
@@ -375,11 +377,48 @@ static void path_stem(const char *path, char *out, size_t n)
 /* A preset builds one table: one that runs this many Lua VM instructions
  * is stuck in a loop (found by tests/fuzz/fuzz_arch.c). */
 #define PRESET_MAX_INSTRUCTIONS 10000000
+#define PRESET_MAX_BYTES (1u << 20)   /* largest preset file read */
 
 static void preset_watchdog(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     luaL_error(L, "preset ran for more than %d instructions (an endless loop?)", PRESET_MAX_INSTRUCTIONS);
+}
+
+/* Push the chunk of preset file `path` (text only; in the sandbox only a
+ * regular file it may read, sandbox.h). Returns 0, or -1 with err filled
+ * and nothing pushed. */
+int arch_load_chunk(lua_State *L, const char *path, simt_err_t *err)
+{
+    char chunkname[1100];
+    size_t len;
+    const char *src;
+    if (sandbox_push_file(L, path, PRESET_MAX_BYTES, NULL, 0, err) != 0)
+        return -1;
+    src = lua_tolstring(L, -1, &len);
+    snprintf(chunkname, sizeof chunkname, "@%s", path);
+    if (luaL_loadbufferx(L, src, len, chunkname, "t") != LUA_OK) {
+        simt_errf(err, SIMT_E_USAGE, "%s", lua_tostring(L, -1));
+        lua_pop(L, 2);
+        return -1;
+    }
+    lua_remove(L, -2);
+    return 0;
+}
+
+/* lua_pcall(L, 0, 1, 0) of a preset chunk with a watchdog: in the
+ * sandbox its own (sticky, counting the preset's instructions as the
+ * script's); elsewhere a limit of PRESET_MAX_INSTRUCTIONS. */
+int arch_run_chunk(lua_State *L)
+{
+    if (sandbox_active(L))
+        return lua_pcall(L, 0, 1, 0);
+    lua_Hook old_hook = lua_gethook(L);
+    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
+    lua_sethook(L, preset_watchdog, LUA_MASKCOUNT, PRESET_MAX_INSTRUCTIONS);
+    int prc = lua_pcall(L, 0, 1, 0);
+    lua_sethook(L, old_hook, old_mask, old_count);
+    return prc;
 }
 
 /* Push the restricted environment a preset runs in. */
@@ -421,7 +460,7 @@ int arch_load(lua_State *L, const char *name_or_path, gpu_desc_t *d, simt_err_t 
     if (is_path(name_or_path)) {
         if (snprintf(path, sizeof path, "%s", name_or_path) >= (int)sizeof path)
             return simt_errf(err, SIMT_E_USAGE, "preset path too long: %s", name_or_path);
-        if (!readable(path))
+        if (!sandbox_active(L) && !readable(path))
             return simt_errf(err, SIMT_E_USAGE, "cannot open preset file '%s'", path);
     } else {
         char rel[256], list[512];
@@ -432,18 +471,13 @@ int arch_load(lua_State *L, const char *name_or_path, gpu_desc_t *d, simt_err_t 
                              name_or_path, list[0] ? list : "none found");
         }
     }
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) {
-        simt_errf(err, SIMT_E_USAGE, "%s", lua_tostring(L, -1));
+    if (arch_load_chunk(L, path, err) != 0) {
         lua_settop(L, top);
         return -1;
     }
     push_preset_env(L);
     lua_setupvalue(L, -2, 1); /* the chunk's _ENV */
-    lua_Hook old_hook = lua_gethook(L);   /* e.g. the sandbox's watchdog */
-    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
-    lua_sethook(L, preset_watchdog, LUA_MASKCOUNT, PRESET_MAX_INSTRUCTIONS);
-    int prc = lua_pcall(L, 0, 1, 0);
-    lua_sethook(L, old_hook, old_mask, old_count);
+    int prc = arch_run_chunk(L);
     if (prc != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         simt_errf(err, SIMT_E_USAGE, "%s", msg ? msg : "error in preset file");

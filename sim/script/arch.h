@@ -61,6 +61,14 @@ int arch_find_file(const char *rel, char *out, size_t n);
  * search-path directory, without duplicates. */
 void arch_push_presets(lua_State *L);
 
+/* Push the chunk of preset file path (text only; in the sandbox only a
+ * regular file the script may read). Returns 0, or -1 with err filled. */
+int arch_load_chunk(lua_State *L, const char *path, simt_err_t *err);
+
+/* Run the preset chunk on top of the stack like lua_pcall(L, 0, 1, 0),
+ * under a watchdog (the sandbox's, or a preset's own limit). */
+int arch_run_chunk(lua_State *L);
+
 /* The name among cands[0..n-1] closest to word (edit distance at most 2
  * and shorter than word), or NULL. For "did you mean" hints. */
 const char *arch_closest(const char *word, const char *const *cands, size_t n);

@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 
 #define EXPORT_MAX_DEPTH 32
 
@@ -69,33 +70,42 @@ static int fmt_number(lua_State *L, int idx, char *buf, size_t n)
     return 1;
 }
 
-/* Join the pieces at idx and write them to path. */
-static int write_pieces(lua_State *L, int idx, lua_Integer n, const char *path, simt_err_t *err)
+/* Join the pieces at idx into one string, pushed. */
+static void join_pieces(lua_State *L, int idx, lua_Integer n)
 {
     luaL_Buffer b;
     lua_Integer i;
-    size_t len;
-    const char *text;
-    FILE *f;
-    int bad;
     luaL_buffinit(L, &b);
     for (i = 1; i <= n; i++) {
         lua_rawgeti(L, idx, i);
         luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
-    text = lua_tolstring(L, -1, &len);
-    f = fopen(path, "wb");
+}
+
+/* Write the string at the top of the stack (popped) to f, which is
+ * closed; shown names it in messages. */
+static int write_text(lua_State *L, FILE *f, const char *shown, simt_err_t *err)
+{
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    int bad = fwrite(text, 1, len, f) != len;
+    bad |= fclose(f) != 0;
+    lua_pop(L, 1);
+    if (bad)
+        return simt_errf(err, SIMT_E_USAGE, "error writing '%s' (disk full?)", shown);
+    return 0;
+}
+
+/* Write the string at the top of the stack (popped) to path. */
+static int write_path(lua_State *L, const char *path, simt_err_t *err)
+{
+    FILE *f = fopen(path, "wb");
     if (!f) {
         lua_pop(L, 1);
         return simt_errf(err, SIMT_E_USAGE, "cannot write '%s'", path);
     }
-    bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    lua_pop(L, 1);
-    if (bad)
-        return simt_errf(err, SIMT_E_USAGE, "error writing '%s' (disk full?)", path);
-    return 0;
+    return write_text(L, f, path, err);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
@@ -154,12 +164,18 @@ static void put_cell(pieces_t *p)
     } else if (t == LUA_TSTRING) {
         size_t len, i;
         const char *s = lua_tolstring(L, -1, &len);
-        if (strcspn(s, ",\"\r\n") == len) {
+        /* a spreadsheet runs a cell that starts with = + - @ (or a tab or
+         * CR before one) as a formula: such text is quoted and starts
+         * with ' so that it stays text */
+        int formula = len > 0 && strchr("=+-@\t\r", s[0]) != NULL;
+        if (!formula && strcspn(s, ",\"\r\n") == len) {
             put_len(p, s, len);
         } else {
             luaL_Buffer b;
             luaL_buffinit(L, &b); /* buffer above the string: balanced use */
             luaL_addchar(&b, '"');
+            if (formula)
+                luaL_addchar(&b, '\'');
             for (i = 0; i < len; i++) {
                 if (s[i] == '"')
                     luaL_addchar(&b, '"');
@@ -175,10 +191,11 @@ static void put_cell(pieces_t *p)
     }
 }
 
-int export_csv(lua_State *L, int idx, const char *path, const char *const *first,
-               int nfirst, simt_err_t *err)
+/* Push the CSV text of the rows at idx (see export_csv), or return -1
+ * with err filled and nothing pushed. */
+static int csv_text(lua_State *L, int idx, const char *const *first, int nfirst, simt_err_t *err)
 {
-    int top = lua_gettop(L), flat, names_idx, rc;
+    int top = lua_gettop(L), flat, names_idx;
     luaL_checkstack(L, 16, "CSV: out of stack space");
     lua_Integer nrows, i;
     size_t ncols = 0, c, nsorted = 0;
@@ -260,9 +277,20 @@ int export_csv(lua_State *L, int idx, const char *path, const char *const *first
         }
         lua_pop(L, 1);
     }
-    rc = write_pieces(L, p.idx, p.n, path, err);
-    lua_settop(L, top);
-    return rc;
+    join_pieces(L, p.idx, p.n);
+    lua_replace(L, top + 1);
+    lua_settop(L, top + 1);
+    return 0;
+}
+
+int export_csv(lua_State *L, int idx, const char *path, const char *const *first,
+               int nfirst, simt_err_t *err)
+{
+    luaL_checkstack(L, 16, "CSV: out of stack space");
+    idx = lua_absindex(L, idx);
+    if (csv_text(L, idx, first, nfirst, err) != 0)
+        return -1;
+    return write_path(L, path, err);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -434,7 +462,9 @@ static int json_value(pieces_t *p, int idx, int depth, simt_err_t *err)
     }
 }
 
-int export_json(lua_State *L, int idx, const char *path, simt_err_t *err)
+/* Push the JSON text of the value at idx, or return -1 with err filled
+ * and nothing pushed. */
+static int json_text(lua_State *L, int idx, simt_err_t *err)
 {
     int top = lua_gettop(L), rc;
     pieces_t p;
@@ -445,12 +475,35 @@ int export_json(lua_State *L, int idx, const char *path, simt_err_t *err)
     p.idx = lua_gettop(L);
     p.n = 0;
     rc = json_value(&p, idx, 0, err);
-    if (rc == 0) {
-        put(&p, "\n");
-        rc = write_pieces(L, p.idx, p.n, path, err);
+    if (rc != 0) {
+        lua_settop(L, top);
+        return -1;
     }
-    lua_settop(L, top);
-    return rc;
+    put(&p, "\n");
+    join_pieces(L, p.idx, p.n);
+    lua_replace(L, top + 1);
+    lua_settop(L, top + 1);
+    return 0;
+}
+
+int export_json(lua_State *L, int idx, const char *path, simt_err_t *err)
+{
+    if (json_text(L, lua_absindex(L, idx), err) != 0)
+        return -1;
+    return write_path(L, path, err);
+}
+
+/* Write the text on top of the stack (popped) to the file a script named,
+ * through the sandbox's output-folder rules. */
+static int write_script_file(lua_State *L, const char *name, simt_err_t *err)
+{
+    char shown[1024];
+    FILE *f = sandbox_open_write(L, name, shown, sizeof shown, err);
+    if (!f) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    return write_text(L, f, shown, err);
 }
 
 /* ---- Lua functions --------------------------------------------------------- */
@@ -463,6 +516,7 @@ static int l_save_csv(lua_State *L)
     int nfirst = 0;
     simt_err_t err;
     luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 3);   /* the columns table lands at 4 */
     if (!lua_isnoneornil(L, 3)) {
         lua_Integer i, n;
         luaL_checktype(L, 3, LUA_TTABLE);
@@ -483,7 +537,7 @@ static int l_save_csv(lua_State *L)
         }
     }
     simt_err_clear(&err);
-    if (export_csv(L, 2, path, first, nfirst, &err) != 0)
+    if (csv_text(L, 2, first, nfirst, &err) != 0 || write_script_file(L, path, &err) != 0)
         return lutil_error(L, "save_csv: %s", err.msg);
     return 0;
 }
@@ -495,7 +549,7 @@ static int l_save_json(lua_State *L)
     simt_err_t err;
     luaL_checkany(L, 2);
     simt_err_clear(&err);
-    if (export_json(L, 2, path, &err) != 0)
+    if (json_text(L, 2, &err) != 0 || write_script_file(L, path, &err) != 0)
         return lutil_error(L, "save_json: %s", err.msg);
     return 0;
 }

@@ -8,9 +8,22 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 
 #ifdef SIMT_HAVE_VIEW
 #include "chart.h"
+
+#define ANCHOR 2   /* stack index of the table that keeps strings alive */
+
+/* Keep the string on top of the stack alive in the anchor table (an
+ * __index function may return a string nothing else holds) and pop it;
+ * returns its text, valid until l_chart returns. */
+static const char *anchor_string(lua_State *L)
+{
+    const char *s = lua_tostring(L, -1);
+    lua_rawseti(L, ANCHOR, (lua_Integer)lua_rawlen(L, ANCHOR) + 1);
+    return s;
+}
 
 /* Optional string field k of the table at 1 (NULL if absent). */
 static const char *opt_string(lua_State *L, const char *k)
@@ -18,7 +31,7 @@ static const char *opt_string(lua_State *L, const char *k)
     const char *s = NULL;
     int t = lua_getfield(L, 1, k);
     if (t == LUA_TSTRING)
-        s = lua_tostring(L, -1); /* kept alive by the argument table */
+        return anchor_string(L);
     else if (t != LUA_TNIL)
         lutil_argerror(L, 1, "'%s' must be a string, got %s", k, luaL_typename(L, -1));
     lua_pop(L, 1);
@@ -67,6 +80,7 @@ static int l_chart(lua_State *L)
     simt_err_t err;
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
+    lua_newtable(L);   /* ANCHOR */
     memset(&c, 0, sizeof c);
     path = opt_string(L, "path");
     if (!path)
@@ -75,6 +89,14 @@ static int l_chart(lua_State *L)
     c.x_label = opt_string(L, "x_label");
     c.y_label = opt_string(L, "y_label");
     c.font_path = opt_string(L, "font");
+    if (c.font_path) {   /* a font is a file the script reads */
+        char real[1024];
+        simt_err_clear(&err);
+        if (sandbox_check_read(L, c.font_path, real, sizeof real, &err) != 0)
+            return lutil_error(L, "chart: font: %s", err.msg);
+        lua_pushstring(L, real);
+        c.font_path = anchor_string(L);
+    }
     c.width = opt_int(L, "width", 800);
     c.height = opt_int(L, "height", 500);
     lua_getfield(L, 1, "log_x");
@@ -104,14 +126,15 @@ static int l_chart(lua_State *L)
         if (lua_rawgeti(L, -2, (lua_Integer)k + 1) != LUA_TTABLE)
             return lutil_argerror(L, 1, "series[%zu] must be a table {name =, y =}, got %s",
                                   k + 1, luaL_typename(L, -1));
-        if (lua_getfield(L, -1, "name") == LUA_TSTRING)
-            series[k].name = lua_tostring(L, -1); /* kept alive by the series table */
-        else if (lua_isnil(L, -1))
+        if (lua_getfield(L, -1, "name") == LUA_TSTRING) {
+            series[k].name = anchor_string(L);
+        } else if (lua_isnil(L, -1)) {
             series[k].name = NULL;
-        else
+            lua_pop(L, 1);
+        } else {
             return lutil_argerror(L, 1, "series[%zu].name must be a string, got %s", k + 1,
                                   luaL_typename(L, -1));
-        lua_pop(L, 1);
+        }
         if (lua_getfield(L, -1, "y") != LUA_TTABLE)
             return lutil_argerror(L, 1, "series[%zu].y must be a list of numbers, got %s", k + 1,
                                   luaL_typename(L, -1));
@@ -128,8 +151,12 @@ static int l_chart(lua_State *L)
     c.series = series;
     c.nseries = ns;
     simt_err_clear(&err);
-    if (chart_save_png(&c, path, &err) != 0)
-        return lutil_error(L, "%s", err.msg);
+    {
+        char shown[1024];
+        FILE *f = sandbox_open_write(L, path, shown, sizeof shown, &err);
+        if (!f || chart_save_png_file(&c, f, shown, &err) != 0)
+            return lutil_error(L, "%s%s", f ? "" : "chart: ", err.msg);
+    }
     return 0;
 }
 

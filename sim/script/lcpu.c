@@ -24,6 +24,7 @@
 #include "cpu.h"
 #include "lsimt.h"
 #include "lutil.h"
+#include "sandbox.h"
 #include "tensor.h"
 
 #define LCPU_MT "simt.cpu"
@@ -33,6 +34,7 @@
 typedef struct lcpu {
     cpu_t *c;          /* owned; NULL once freed by __gc                */
     lgpu_t *memgpu;    /* the hidden memory owner (user value 1)        */
+    uint64_t charged;  /* host bytes counted against the sandbox's cap  */
 } lcpu_t;
 
 /* ---- the description fields -------------------------------------------------- */
@@ -173,16 +175,16 @@ static int load_preset(lua_State *L, const char *name, cpu_desc_t *d, simt_err_t
 {
     char rel[256], path[1024];
     int top = lua_gettop(L);
-    if (snprintf(rel, sizeof rel, "arch/%s.lua", name) >= (int)sizeof rel || arch_find_file(rel, path, sizeof path) != 0)
+    if (strchr(name, '/') || snprintf(rel, sizeof rel, "arch/%s.lua", name) >= (int)sizeof rel
+        || arch_find_file(rel, path, sizeof path) != 0)
         return simt_errf(err, SIMT_E_USAGE, "unknown CPU preset '%s' (CPU presets: cpu-core, cpu-server)", name);
-    if (luaL_loadfilex(L, path, "t") != LUA_OK) {
-        simt_errf(err, SIMT_E_USAGE, "%s", lua_tostring(L, -1));
+    if (arch_load_chunk(L, path, err) != 0) {
         lua_settop(L, top);
         return -1;
     }
     push_env(L);
     lua_setupvalue(L, -2, 1);
-    if (lua_pcall(L, 0, 1, 0) != LUA_OK || lua_type(L, -1) != LUA_TTABLE) {
+    if (arch_run_chunk(L) != LUA_OK || lua_type(L, -1) != LUA_TTABLE) {
         simt_errf(err, SIMT_E_USAGE, "preset '%s': %s", path,
                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "must return a table");
         lua_settop(L, top);
@@ -264,7 +266,17 @@ static int l_cpu(lua_State *L)
     lcpu_t *C = (lcpu_t *)lua_newuserdatauv(L, sizeof *C, 1);
     C->c = NULL;
     C->memgpu = NULL;
+    C->charged = 0;
     luaL_setmetatable(L, LCPU_MT);
+    {
+        /* its host memory counts against the sandbox's cap: caches at 48
+         * bytes a line (cache.h), a reorder buffer and 64 KB per core */
+        uint64_t line = d.line_bytes ? d.line_bytes : 64;
+        uint64_t cost = 48 * (((uint64_t)d.cores * ((uint64_t)d.l1_bytes + d.l2_bytes) + d.l3_bytes) / line)
+                        + (uint64_t)d.cores * (65536 + 64ull * d.rob_size);
+        tensor_charge(L, cost, "a new CPU");
+        C->charged = cost;
+    }
     /* the hidden memory owner */
     gpu_desc_t gd;
     gpu_desc_default(&gd);
@@ -274,6 +286,7 @@ static int l_cpu(lua_State *L)
     lgpu_t *G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
     G->g = NULL;
     G->ntensors = 0;
+    G->charged = 0;
     luaL_setmetatable(L, LGPU_MT);
     G->g = gpu_create(&gd, &err);
     if (!G->g)
@@ -291,6 +304,10 @@ static int cpu_gc(lua_State *L)
     lcpu_t *C = (lcpu_t *)luaL_checkudata(L, 1, LCPU_MT);
     cpu_free(C->c);
     C->c = NULL;
+    if (C->charged) {
+        sandbox_charge_bytes(L, -(int64_t)C->charged);
+        C->charged = 0;
+    }
     return 0;
 }
 
@@ -378,6 +395,9 @@ static int cpu_finish(lua_State *L, lstage_lane_t *lane)
     simt_err_clear(&err);
     int rc = cpu_run_end(lane->cpu, &st, &err);
     lane->cpu = NULL;
+    /* the simulated work counts against the watchdog (sandbox.h) */
+    sandbox_charge_work(L, rc != 0 && err.code == SIMT_E_TIMEOUT
+                               ? (lane->max_instrs ? lane->max_instrs : CPU_DEFAULT_MAX_INSTRS) : st.instrs);
     if (rc != 0)
         return lutil_error(L, "%s", err.msg);
     push_stats(L, &st, lane->cdesc);
@@ -443,6 +463,7 @@ static int cpu_launch_l(lua_State *L)
     snprintf(lane.kernel, sizeof lane.kernel, "%s", p->name);
     lane.finish = cpu_finish;
     lane.cdesc = cpu_desc(C->c);
+    lane.max_instrs = cfg.max_instrs;
     return lstage_launch(L, &lane);
 }
 

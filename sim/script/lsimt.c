@@ -23,6 +23,7 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 
 #include "arch.h"
 #include "asm.h"
@@ -43,6 +44,7 @@
 typedef struct lkernel {
     isa_program_t prog;  /* owned once loaded                       */
     int loaded;          /* 1 after a successful assembly           */
+    uint64_t charged;    /* host bytes counted against the sandbox's cap */
 } lkernel_t;
 
 /* simt.f32(x) / simt.i32(x): a number with a forced kernel encoding. */
@@ -67,24 +69,17 @@ static lgpu_t *check_gpu(lua_State *L, int arg)
 #define TRACE_KEY "simt.trace"          /* registry: trace_t * (light)     */
 #define TRACE_EVERY_KEY "simt.trace_every" /* registry: sample period      */
 
-/* Push simt.overrides if it is a non-empty table, else push nothing and
- * return 0. Raises if simt.overrides is set to something else. */
+#define OVERRIDES_KEY "simt.overrides" /* registry: the command line's fields */
+
+/* Push the command line's overrides (lsimt_set_overrides) if there are
+ * any, else push nothing and return 0. They live in the registry, out of
+ * the script's reach: simt.overrides is only a read-only view. */
 static int push_overrides(lua_State *L)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
-    if (lua_type(L, -1) != LUA_TTABLE) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY) != LUA_TTABLE) {
         lua_pop(L, 1);
         return 0;
     }
-    lua_getfield(L, -1, "overrides");
-    lua_remove(L, -2);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        return 0;
-    }
-    if (lua_type(L, -1) != LUA_TTABLE)
-        return lutil_error(L, "simt.overrides must be a table of GPU fields, got %s",
-                           luaL_typename(L, -1));
     lua_pushnil(L);
     if (lua_next(L, -2) == 0) {
         lua_pop(L, 1);
@@ -107,14 +102,29 @@ static void copy_table(lua_State *L, int src, int dst)
     }
 }
 
-/* Push a new GPU userdata made from d (already validated). */
+/* An estimate of the host memory a GPU of description d holds once its
+ * caches have been used: 48 bytes per L1 and L2 line (tag, state and the
+ * sectors' ready times, cache.h) and 64 KB per SM for the rest. */
+uint64_t lsimt_gpu_host_bytes(const gpu_desc_t *d)
+{
+    uint64_t line = d->line_bytes ? d->line_bytes : 128;
+    return 48 * (((uint64_t)d->l2_bytes + (uint64_t)d->sms * d->l1_bytes) / line)
+           + ((uint64_t)d->sms + 1) * 65536;
+}
+
+/* Push a new GPU userdata made from d (already validated). Its host
+ * memory counts against the sandbox's cap. */
 static int push_new_gpu(lua_State *L, const gpu_desc_t *d)
 {
     simt_err_t err;
+    uint64_t cost = lsimt_gpu_host_bytes(d);
     lgpu_t *G = (lgpu_t *)lua_newuserdatauv(L, sizeof *G, 0);
     G->g = NULL;
     G->ntensors = 0;
+    G->charged = 0;
     luaL_setmetatable(L, LGPU_MT);
+    tensor_charge(L, cost, "a new GPU");
+    G->charged = cost;
     simt_err_clear(&err);
     G->g = gpu_create(d, &err);
     if (!G->g)
@@ -178,6 +188,10 @@ static int gpu_gc(lua_State *L)
     if (G->g) {
         gpu_free(G->g);
         G->g = NULL;
+    }
+    if (G->charged) {
+        sandbox_charge_bytes(L, -(int64_t)G->charged);
+        G->charged = 0;
     }
     return 0;
 }
@@ -368,6 +382,68 @@ static void log_launch(lua_State *L, const char *kernel, const gpu_launch_t *cfg
     lua_pop(L, 1);
 }
 
+/* simt.overrides[k]: the command line's value (a copy of a table value,
+ * so that changing it changes nothing). */
+static int overrides_index(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY) != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, -2) == LUA_TTABLE) {
+        lua_newtable(L);
+        copy_table(L, -2, -1);
+    }
+    return 1;
+}
+
+static int overrides_newindex(lua_State *L)
+{
+    return lutil_error(L, "simt.overrides is read-only: it holds the knobs given on the command line, "
+                          "which every simt.gpu{...} applies last");
+}
+
+/* pairs(simt.overrides): the fields (table values copied). */
+static int overrides_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY) != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2);
+    if (lua_next(L, 3) == 0)
+        return 0;
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_newtable(L);
+        copy_table(L, -2, -1);
+        lua_remove(L, -2);
+    }
+    return 2;
+}
+
+static int overrides_pairs(lua_State *L)
+{
+    lua_pushcfunction(L, overrides_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+void lsimt_set_overrides(lua_State *L)
+{
+    static const luaL_Reg mt[] = { { "__index", overrides_index }, { "__newindex", overrides_newindex },
+                                   { "__pairs", overrides_pairs }, { NULL, NULL } };
+    lua_setfield(L, LUA_REGISTRYINDEX, OVERRIDES_KEY);
+    lua_getfield(L, LUA_REGISTRYINDEX, MODULE_KEY);
+    lua_newtable(L);               /* the view */
+    lua_createtable(L, 0, 4);
+    luaL_setfuncs(L, mt, 0);
+    lua_pushliteral(L, "read-only");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, -2, "overrides");
+    lua_pop(L, 1);
+}
+
 void lsimt_enable_launch_log(lua_State *L)
 {
     lua_newtable(L);
@@ -402,6 +478,11 @@ static int gpu_finish(lua_State *L, lstage_lane_t *lane)
     simt_err_clear(&err);
     int rc = gpu_run_end(lane->gpu, &st, &err);
     lane->gpu = NULL;
+    /* the simulated work counts against the watchdog even when the launch
+     * fails (a stopped endless kernel ran to its limit) */
+    sandbox_charge_work(L, rc != 0 && err.code == SIMT_E_TIMEOUT
+                               ? (lane->gcfg.max_warp_instrs ? lane->gcfg.max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS)
+                               : st.warp_instrs);
     if (rc != 0)
         return lutil_error(L, "%s", err.msg);
     push_stats(L, &st, lane->gdesc);
@@ -576,35 +657,49 @@ static int gpu_index(lua_State *L)
 
 /* ---- kernels ----------------------------------------------------------- */
 
-static int file_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    fclose(f);
-    return 1;
-}
+#define KERNEL_MAX_BYTES (4u << 20)   /* largest kernel file simt.kernel reads */
 
 /* simt.kernel(path): assemble; relative paths not found from the current
- * directory are looked up on the search path (arch.h). Assembler errors
- * are raised unchanged (they carry file:line:col). */
+ * directory are looked up on the search path (arch.h). In the sandbox
+ * only regular files in the folders it allows are read (sandbox.h).
+ * Assembler errors are raised unchanged (they carry file:line:col). */
 static int l_kernel(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char found[1024];
     lkernel_t *K;
-    simt_err_t err;
-    if (!file_exists(path) && path[0] != '/' && arch_find_file(path, found, sizeof found) == 0)
+    simt_err_t err, err2;
+    const char *src;
+    size_t len;
+    lua_settop(L, 1);
+    simt_err_clear(&err);
+    if (sandbox_push_file(L, path, KERNEL_MAX_BYTES, NULL, 0, &err) != 0) {
+        simt_err_clear(&err2);
+        if (path[0] == '/' || arch_find_file(path, found, sizeof found) != 0)
+            return lutil_error(L, "simt.kernel: %s", err.msg);
+        if (sandbox_push_file(L, found, KERNEL_MAX_BYTES, NULL, 0, &err2) != 0)
+            return lutil_error(L, "simt.kernel: %s", err2.msg);
         path = lua_pushstring(L, found);
+        lua_insert(L, -2);
+    }
+    src = lua_tolstring(L, -1, &len);   /* the text stays on the stack */
     K = (lkernel_t *)lua_newuserdatauv(L, sizeof *K, 0);
     memset(K, 0, sizeof *K);
     luaL_setmetatable(L, KERNEL_MT);
     simt_err_clear(&err);
-    if (asm_assemble_file(path, &K->prog, &err) != 0) {
+    if (asm_assemble(src, len, path, &K->prog, &err) != 0) {
         lua_pushstring(L, err.msg);
         return lua_error(L);
     }
     K->loaded = 1;
+    {
+        /* the assembled program counts against the sandbox's memory cap */
+        const isa_program_t *p = &K->prog;
+        uint64_t cost = (uint64_t)p->ncode * sizeof *p->code
+                        + ((uint64_t)p->nlabels + p->nshared) * sizeof(isa_symbol_t);
+        tensor_charge(L, cost, "an assembled kernel");
+        K->charged = cost;
+    }
     return 1;
 }
 
@@ -614,6 +709,10 @@ static int kernel_gc(lua_State *L)
     if (K->loaded) {
         isa_program_free(&K->prog);
         K->loaded = 0;
+    }
+    if (K->charged) {
+        sandbox_charge_bytes(L, -(int64_t)K->charged);
+        K->charged = 0;
     }
     return 0;
 }

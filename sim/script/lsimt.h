@@ -13,6 +13,7 @@
 
 #include <lua.h>
 
+#include "gpu.h"
 #include "isa.h"
 #include "trace.h"
 
@@ -25,6 +26,11 @@ int luaopen_simt(lua_State *L);
  * (field = value, and arch = name) is applied last by every simt.gpu{...}
  * and g:with{...}, so the command line wins over a script's own numbers. */
 
+/* Pop the table of overrides (field = value, arch = name) and make it the
+ * one every simt.gpu{...} and g:with{...} applies last; simt.overrides
+ * becomes a read-only view of it (scripts cannot clear or change it). */
+void lsimt_set_overrides(lua_State *L);
+
 /* Start recording every later launch (one row per launch: kernel, gpu,
  * grid, block and every statistic); lsimt_push_launch_log gets them. */
 void lsimt_enable_launch_log(lua_State *L);
@@ -36,6 +42,10 @@ void lsimt_push_launch_log(lua_State *L);
  * sample every `every` cycles (0: no samples); t = NULL detaches. The
  * caller owns t and must keep it open while the state can launch. */
 void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every);
+
+/* Estimated host bytes of a GPU of description d (counted against the
+ * sandbox's memory cap). */
+uint64_t lsimt_gpu_host_bytes(const gpu_desc_t *d);
 
 /* Shared by g:launch and c:launch (lcpu.c). */
 

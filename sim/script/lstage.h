@@ -50,6 +50,7 @@ struct lstage_lane {
     const gpu_desc_t *gdesc;     /* GPU lanes: for the result table         */
     gpu_launch_t gcfg;           /* GPU lanes: for the --stats log          */
     const cpu_desc_t *cdesc;     /* CPU lanes                               */
+    uint64_t max_instrs;         /* CPU lanes: the launch's watchdog (0: default) */
 };
 
 /* What play returns. */

@@ -58,6 +58,10 @@ void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunc
                      lua_CFunction index, const luaL_Reg *methods)
 {
     luaL_newmetatable(L, name);
+    /* closed: getmetatable returns the class name, so a script can
+     * neither call __gc by hand nor change a metamethod */
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__metatable");
     if (gc) {
         lua_pushcfunction(L, gc);
         lua_setfield(L, -2, "__gc");

@@ -33,7 +33,9 @@ void lutil_desc_arg(lua_State *L, const char *example);
 
 /* Register metatable `name` for a userdata class: __gc (may be NULL),
  * __tostring, and __index = index(self, key) with a table of `methods` as
- * its upvalue (no __index when index is NULL). Leaves the stack as it was. */
+ * its upvalue (no __index when index is NULL). The metatable is closed
+ * (__metatable = name): getmetatable(obj) returns the name, so scripts
+ * cannot call __gc by hand. Leaves the stack as it was. */
 void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunction tostr,
                      lua_CFunction index, const luaL_Reg *methods);
 

@@ -16,8 +16,30 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 
 #include "tensor.h"
+
+/* The most multiply-adds (or element stores) one reference call may do:
+ * about 10-30 s of host time. Work up to it is also counted against the
+ * sandbox's watchdog (REF_WORK_PER_UNIT per instruction). */
+#define REF_MAX_WORK ((int64_t)1 << 34)
+#define REF_WORK_PER_UNIT 8
+
+/* a * b, raising (naming fn and what) if it passes limit; a, b >= 0. */
+static int64_t mul_checked(lua_State *L, int64_t a, int64_t b, int64_t limit, const char *fn,
+                           const char *what)
+{
+    if (a < 0 || b < 0 || (a > 0 && b > limit / a))
+        lutil_error(L, "ref.%s: %s is too large (more than %lld)", fn, what, (long long)limit);
+    return a * b;
+}
+
+/* Count `work` (already bounded by mul_checked) against the watchdog. */
+static void charge(lua_State *L, int64_t work)
+{
+    sandbox_charge_work(L, (uint64_t)work / REF_WORK_PER_UNIT);
+}
 
 /* Raise unless t has ndim dimensions. */
 static void need_ndim(lua_State *L, const tensor_t *t, int ndim, const char *fn,
@@ -63,6 +85,7 @@ static int ref_matmul(lua_State *L)
     if ((uint64_t)M * (uint64_t)N > ((uint64_t)1 << 32))
         lutil_error(L, "ref.matmul: result of %lld x %lld elements is too large", (long long)M,
                     (long long)N);
+    charge(L, mul_checked(L, M * N, K, REF_MAX_WORK, "matmul", "the work M*N*K"));
     a = tensor_push_doubles(L, A);
     b = tensor_push_doubles(L, B);
     acc = (double *)lua_newuserdatauv(L, (size_t)(M * N) * sizeof(double), 0);
@@ -91,14 +114,15 @@ static void conv_opts(lua_State *L, int arg, int64_t *stride, int64_t *pad)
     if (lua_isnoneornil(L, arg))
         return;
     luaL_checktype(L, arg, LUA_TTABLE);
+    /* bounded so that in + 2*pad and p*stride cannot overflow */
     if (lua_getfield(L, arg, "stride") != LUA_TNIL) {
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
-            luaL_argerror(L, arg, "stride must be an integer >= 1");
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > (1 << 30))
+            luaL_argerror(L, arg, "stride must be an integer from 1 to 2^30");
         *stride = lua_tointeger(L, -1);
     }
     if (lua_getfield(L, arg, "pad") != LUA_TNIL) {
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
-            luaL_argerror(L, arg, "pad must be an integer >= 0");
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > (1 << 30))
+            luaL_argerror(L, arg, "pad must be an integer from 0 to 2^30");
         *pad = lua_tointeger(L, -1);
     }
     lua_pop(L, 2);
@@ -109,8 +133,8 @@ static int64_t conv_out(lua_State *L, const char *fn, int64_t in, int64_t filt, 
                         int64_t pad)
 {
     if (in + 2 * pad < filt)
-        lutil_error(L, "ref.%s: filter of size %d does not fit input of size %d with pad %d", fn,
-                    (int)filt, (int)in, (int)pad);
+        lutil_error(L, "ref.%s: filter of size %lld does not fit input of size %lld with pad %lld", fn,
+                    (long long)filt, (long long)in, (long long)pad);
     return (in + 2 * pad - filt) / stride + 1;
 }
 
@@ -135,6 +159,15 @@ static int ref_conv2d(lua_State *L)
     }
     P = conv_out(L, "conv2d", H, R, stride, pad);
     Q = conv_out(L, "conv2d", Wd, S, stride, pad);
+    {
+        int64_t lim = (int64_t)1 << 32;
+        int64_t out = mul_checked(L, mul_checked(L, mul_checked(L, N, K, lim, "conv2d", "the output"),
+                                                 P, lim, "conv2d", "the output"),
+                                  Q, lim, "conv2d", "the output (N*K*P*Q elements)");
+        int64_t taps = mul_checked(L, mul_checked(L, C, R, REF_MAX_WORK, "conv2d", "the filter"), S,
+                                   REF_MAX_WORK, "conv2d", "the filter");
+        charge(L, mul_checked(L, out, taps, REF_MAX_WORK, "conv2d", "the work N*K*P*Q*C*R*S"));
+    }
     x = tensor_push_doubles(L, X);
     w = tensor_push_doubles(L, Wt);
     y = (double *)lua_newuserdatauv(L, (size_t)(N * K * P * Q) * sizeof(double), 0);
@@ -183,8 +216,12 @@ static int ref_im2col(lua_State *L)
     N = X->dims[0]; C = X->dims[1]; H = X->dims[2]; Wd = X->dims[3];
     P = conv_out(L, "im2col", H, R, stride, pad);
     Q = conv_out(L, "im2col", Wd, S, stride, pad);
-    rows = C * R * S;
-    cols = N * P * Q;
+    {
+        int64_t lim = (int64_t)1 << 32;
+        rows = mul_checked(L, mul_checked(L, C, R, lim, "im2col", "C*R*S"), S, lim, "im2col", "C*R*S");
+        cols = mul_checked(L, mul_checked(L, N, P, lim, "im2col", "N*P*Q"), Q, lim, "im2col", "N*P*Q");
+        charge(L, mul_checked(L, rows, cols, lim, "im2col", "the result (C*R*S x N*P*Q elements)"));
+    }
     x = tensor_push_doubles(L, X);
     dims[0] = rows;
     dims[1] = cols;
@@ -221,6 +258,7 @@ static int ref_add(lua_State *L)
         lutil_error(L, "ref.add: shapes differ: A is %s, B is %s",
                     tensor_shape_str(A, sa, sizeof sa), tensor_shape_str(B, sb, sizeof sb));
     }
+    charge(L, A->n);
     a = tensor_push_doubles(L, A);
     b = tensor_push_doubles(L, B);
     O = tensor_new_host(L, A->ndim, A->dims, A->dt);

@@ -18,6 +18,7 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 #include "numfmt.h"
 
 #include "arch.h"
@@ -232,7 +233,19 @@ tensor_t *tensor_new_host(lua_State *L, int ndim, const int64_t *dims,
     return t;
 }
 
-/* Push a new zeroed device tensor on the GPU userdata at gidx. */
+void tensor_charge(lua_State *L, uint64_t bytes, const char *what)
+{
+    if (sandbox_charge_bytes(L, (int64_t)bytes) == 0)
+        return;
+    lua_gc(L, LUA_GCCOLLECT, 0);   /* dead tensors and GPUs give theirs back */
+    if (sandbox_charge_bytes(L, (int64_t)bytes) != 0)
+        sandbox_memory_error(L, what, bytes);
+}
+
+/* Push a new zeroed device tensor on the GPU userdata at gidx. Its device
+ * memory (and the checker's shadow bits) counts against the sandbox's
+ * cap; when the GPU or the cap is full, garbage is collected once first,
+ * so tensors nobody holds give their memory back. */
 static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64_t *dims,
                                    const tensor_dtype_t *dt, const char *label)
 {
@@ -255,9 +268,25 @@ static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64
         snprintf(auto_label, sizeof auto_label, "tensor#%u", (unsigned)++G->ntensors);
         label = auto_label;
     }
+    {
+        uint64_t cost = tensor_bytes(t) + tensor_bytes(t) / 8 + 64;
+        char what[64];
+        snprintf(what, sizeof what, "device memory for %s", label);
+        tensor_charge(L, cost, what);
+        t->charged = cost;   /* released by __gc from now on */
+    }
     if (gpu_malloc(G->g, tensor_bytes(t), label, &t->addr, &err) != 0) {
         t->addr = 0;
-        lutil_error(L, "%s", err.msg);
+        if (err.code != SIMT_E_MEM)
+            lutil_error(L, "%s", err.msg);
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        if (!G->g)
+            lutil_error(L, "the GPU has been freed");
+        simt_err_clear(&err);
+        if (gpu_malloc(G->g, tensor_bytes(t), label, &t->addr, &err) != 0) {
+            t->addr = 0;
+            lutil_error(L, "%s", err.msg);
+        }
     }
     return t;
 }
@@ -295,42 +324,59 @@ static void fill_value(lua_State *L, tensor_t *t, double v)
         t->dt->store(p + (size_t)i * t->dt->bytes, v);
 }
 
-/* Walk a (possibly nested) table of numbers at idx, storing values while
- * *pos < t->n and counting all of them in *pos. */
-static void fill_walk(lua_State *L, int idx, tensor_t *t, uint8_t *p, int64_t *pos, int depth)
+/* Walk a (possibly nested) table of numbers at idx, storing values into
+ * vals while *pos < n and counting all of them in *pos. The walk runs Lua
+ * code (__len, __index of the tables), so it fills a scratch buffer, never
+ * the tensor's memory. */
+static void fill_walk(lua_State *L, int idx, const tensor_t *t, double *vals, int64_t *pos,
+                      int depth)
 {
     lua_Integer i, len;
     if (depth > TENSOR_MAX_DIMS)
         lutil_error(L, "tensor values nested more than %d tables deep", TENSOR_MAX_DIMS);
+    luaL_checkstack(L, 4, "tensor values nested too deeply");
     len = luaL_len(L, idx);
     for (i = 1; i <= len; i++) {
         int ty = lua_geti(L, idx, i);
         if (ty == LUA_TTABLE) {
-            fill_walk(L, lua_gettop(L), t, p, pos, depth + 1);
+            fill_walk(L, lua_gettop(L), t, vals, pos, depth + 1);
         } else if (ty == LUA_TNUMBER) {
             double v = lua_tonumber(L, -1);
             if (!t->dt->is_float && v != floor(v))
                 lutil_error(L, "%s tensor value %lld is not an integer (%g)", t->dt->name,
                             (long long)*pos + 1, v);
             if (*pos < t->n)
-                t->dt->store(p + (size_t)*pos * t->dt->bytes, v);
+                vals[*pos] = v;
             (*pos)++;
         } else {
             lutil_error(L, "tensor values must be numbers, value %lld is %s",
                         (long long)*pos + 1, luaL_typename(L, -1));
         }
         lua_pop(L, 1);
+        if (*pos > t->n)   /* too many already: no need to walk on */
+            break;
     }
 }
 
+/* Fill t from the table at idx: read every value first (running whatever
+ * Lua code the tables have), then take t's data pointer and store. */
 static void fill_table(lua_State *L, int idx, tensor_t *t)
 {
-    int64_t pos = 0;
+    int64_t pos = 0, i;
     char shape[96];
-    fill_walk(L, lua_absindex(L, idx), t, tensor_data_w(L, t), &pos, 1);
+    double *vals;
+    uint8_t *p;
+    idx = lua_absindex(L, idx);
+    vals = (double *)lua_newuserdatauv(L, (size_t)t->n * sizeof *vals, 0);
+    fill_walk(L, idx, t, vals, &pos, 1);
     if (pos != t->n)
-        lutil_error(L, "table has %lld values, tensor %s needs %lld", (long long)pos,
-                    tensor_shape_str(t, shape, sizeof shape), (long long)t->n);
+        lutil_error(L, "table has %s%lld values, tensor %s needs %lld", pos > t->n ? "more than " : "",
+                    (long long)(pos > t->n ? t->n : pos), tensor_shape_str(t, shape, sizeof shape),
+                    (long long)t->n);
+    p = tensor_data_w(L, t);
+    for (i = 0; i < t->n; i++)
+        t->dt->store(p + (size_t)i * t->dt->bytes, vals[i]);
+    lua_pop(L, 1);
 }
 
 static void check_same_shape(lua_State *L, const tensor_t *a, const tensor_t *b,
@@ -752,6 +798,9 @@ static int t_reshape(lua_State *L)
         dims[d] = luaL_checkinteger(L, d + 2);
         if (dims[d] < 1)
             luaL_argerror(L, d + 2, "dimension must be at least 1");
+        if (dims[d] > ((int64_t)1 << 40) / n)   /* checked: no signed overflow */
+            lutil_error(L, "reshape: tensor %s has %lld elements, the new shape has more than 2^40",
+                        tensor_shape_str(t, s, sizeof s), (long long)t->n);
         n *= dims[d];
     }
     if (n != t->n)
@@ -812,6 +861,10 @@ static int t_gc(lua_State *L)
         simt_err_t err;
         gpu_mfree(t->gpu->g, t->addr, &err); /* cannot fail for a live tensor */
         t->addr = 0;
+    }
+    if (t->charged) {
+        sandbox_charge_bytes(L, -(int64_t)t->charged);
+        t->charged = 0;
     }
     return 0;
 }

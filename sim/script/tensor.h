@@ -33,6 +33,7 @@ typedef struct tensor_dtype {
 typedef struct lgpu {
     gpu_t *g;           /* owned; NULL once freed by __gc                  */
     uint32_t ntensors;  /* tensors made so far (for allocation labels)     */
+    uint64_t charged;   /* host bytes counted against the sandbox's cap    */
 } lgpu_t;
 
 typedef struct tensor {
@@ -43,7 +44,14 @@ typedef struct tensor {
     lgpu_t *gpu;                       /* device tensor: its GPU; host: NULL */
     uint32_t addr;                     /* device address, 0 if not allocated */
     uint8_t *host;                     /* host tensor: data inside userdata  */
+    uint64_t charged;                  /* device tensor: bytes counted against
+                                          the sandbox's cap (sandbox.h)      */
 } tensor_t;
+
+/* Count `bytes` of host memory held for a simulator object (what names it
+ * in the message) against the sandbox's memory cap, collecting garbage
+ * once if that makes room; raises "script used more than N MB" if not. */
+void tensor_charge(lua_State *L, uint64_t bytes, const char *what);
 
 /* dtype by name, or NULL. */
 const tensor_dtype_t *tensor_dtype_find(const char *name);

@@ -372,21 +372,35 @@ static void draw_legend(chart_ctx_t *c, const chart_t *ch)
 
 int chart_save_png(const chart_t *ch, const char *path, simt_err_t *err)
 {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return simt_errf(err, SIMT_E_USAGE, "chart: cannot write '%s'", path);
+    return chart_save_png_file(ch, f, path, err);
+}
+
+int chart_save_png_file(const chart_t *ch, FILE *f, const char *path, simt_err_t *err)
+{
     chart_ctx_t c;
     char font[1024];
     const char *fpath = ch->font_path;
     int w = ch->width ? ch->width : 800, h = ch->height ? ch->height : 500;
     int rc = -1, ttf_up = 0;
     memset(&c, 0, sizeof c);
-    if (w < 200 || w > 8000 || h < 150 || h > 8000)
+    if (w < 200 || w > 8000 || h < 150 || h > 8000) {
+        fclose(f);
         return simt_errf(err, SIMT_E_USAGE, "chart: size %dx%d is outside 200x150..8000x8000",
                          w, h);
-    if (check_input(ch, &c, err))
+    }
+    if (check_input(ch, &c, err)) {
+        fclose(f);
         return -1;
-    if (!fpath && !(fpath = chart_find_font(font, sizeof font)))
+    }
+    if (!fpath && !(fpath = chart_find_font(font, sizeof font))) {
+        fclose(f);
         return simt_errf(err, SIMT_E_USAGE,
                          "chart: cannot find the font DejaVuSans.ttf (install fonts-dejavu-core, "
                          "or set SIMTLAB_FONT to a .ttf file)");
+    }
     if (TTF_Init() != 0) {
         simt_errf(err, SIMT_E_USAGE, "chart: cannot start SDL_ttf: %s", TTF_GetError());
         goto out;
@@ -417,12 +431,22 @@ int chart_save_png(const chart_t *ch, const char *path, simt_err_t *err)
     text(&c, c.title_font, ch->title, w / 2, 16, 1, 0, 0);
     text(&c, c.label_font, ch->x_label, c.px + c.pw / 2, h - 14, 1, 2, 0);
     text(&c, c.label_font, ch->y_label, 14, c.py + c.ph / 2, 0, 1, 1);
-    if (IMG_SavePNG(c.s, path) != 0) {
-        simt_errf(err, SIMT_E_USAGE, "chart: cannot write '%s': %s", path, IMG_GetError());
-        goto out;
+    {
+        SDL_RWops *rw = SDL_RWFromFP(f, SDL_TRUE);   /* closes f */
+        if (!rw) {
+            simt_errf(err, SIMT_E_USAGE, "chart: cannot write '%s': %s", path, SDL_GetError());
+            goto out;
+        }
+        f = NULL;
+        if (IMG_SavePNG_RW(c.s, rw, 1) != 0) {
+            simt_errf(err, SIMT_E_USAGE, "chart: cannot write '%s': %s", path, IMG_GetError());
+            goto out;
+        }
     }
     rc = 0;
 out:
+    if (f)
+        fclose(f);
     if (c.s)
         SDL_FreeSurface(c.s);
     if (c.title_font)

@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include "err.h"
 
 #define CHART_MAX_SERIES 8
@@ -49,5 +51,9 @@ const char *chart_find_font(char *out, size_t n);
  * with x <= 0, no finite y), a missing font, or a file that cannot be
  * written. */
 int chart_save_png(const chart_t *c, const char *path, simt_err_t *err);
+
+/* The same into the file f opened for writing (closed in every case);
+ * path names it in messages. */
+int chart_save_png_file(const chart_t *c, FILE *f, const char *path, simt_err_t *err);
 
 #endif

@@ -742,20 +742,38 @@ int roofline_draw(const roofline_t *rf, SDL_Surface *s, const SDL_Rect *area, si
 
 int roofline_save_png(const roofline_t *rf, const char *path, simt_err_t *err)
 {
-    int w = rf->width ? rf->width : 1280, h = rf->height ? rf->height : 720, rc;
-    SDL_Surface *s;
     if (!path || !path[0])
         return simt_errf(err, SIMT_E_USAGE, "roofline: no file name to write");
-    if (roofline_check(rf, err))
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return simt_errf(err, SIMT_E_USAGE, "roofline: cannot write '%s'", path);
+    return roofline_save_png_file(rf, f, path, err);
+}
+
+int roofline_save_png_file(const roofline_t *rf, FILE *f, const char *path, simt_err_t *err)
+{
+    int w = rf->width ? rf->width : 1280, h = rf->height ? rf->height : 720, rc;
+    SDL_Surface *s;
+    if (roofline_check(rf, err)) {
+        fclose(f);
         return -1;
+    }
     s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
-    if (!s)
+    if (!s) {
+        fclose(f);
         return simt_errf(err, SIMT_E_NOMEM, "roofline: cannot create a %dx%d picture: %s", w, h,
                          SDL_GetError());
+    }
     rc = roofline_draw(rf, s, NULL, err);
-    if (rc == 0 && IMG_SavePNG(s, path) != 0)
-        rc = simt_errf(err, SIMT_E_USAGE, "roofline: cannot write '%s': %s", path,
-                       IMG_GetError());
+    SDL_RWops *rw = SDL_RWFromFP(f, SDL_TRUE);   /* closes f */
+    if (!rw) {
+        fclose(f);
+        rc = rc ? rc : simt_errf(err, SIMT_E_USAGE, "roofline: cannot write '%s': %s", path, SDL_GetError());
+    } else if (rc == 0 && IMG_SavePNG_RW(s, rw, 1) != 0) {
+        rc = simt_errf(err, SIMT_E_USAGE, "roofline: cannot write '%s': %s", path, IMG_GetError());
+    } else if (rc != 0) {
+        SDL_RWclose(rw);
+    }
     SDL_FreeSurface(s);
     return rc;
 }

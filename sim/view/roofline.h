@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include <SDL.h>
 
 #include "err.h"
@@ -82,5 +84,8 @@ int roofline_draw(const roofline_t *rf, SDL_Surface *s, const SDL_Rect *area, si
 /* Draw rf (rf->width x rf->height) and save it as a PNG at path. Returns
  * 0, or -1 with err (bad input, no font, a file that cannot be written). */
 int roofline_save_png(const roofline_t *rf, const char *path, simt_err_t *err);
+/* The same into f, which it closes (the sandbox opens the file: lroofline.c);
+ * path only names it in messages. */
+int roofline_save_png_file(const roofline_t *rf, FILE *f, const char *path, simt_err_t *err);
 
 #endif

@@ -259,6 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.sched = (cfg >> 1) & 1 ? SCHED_GTO : SCHED_LRR;
     d.max_mem_inflight = 1 + (cfg >> 2) % 8;
     d.mem_bytes = 1u << 20;
+    d.wgmma = 1;   /* the generator emits wgmma: a GPU that has it */
     gpu_t *g = gpu_create(&d, &err);
     if (!g) {
         isa_program_free(&p);

@@ -5,8 +5,10 @@
  * small instruction budget and memory cap, so that it cannot hang or eat
  * the machine. A prelude keeps the simulated work small too: every GPU
  * gets at most 4 MB of device memory and every launch at most 20000
- * cycles and warp instructions. Lua errors are expected; crashes, ASan
- * and UBSan reports are bugs. */
+ * cycles and warp instructions; E(t) wraps a table in metamethods that
+ * run Lua code whenever C reads it. There is no output folder, so every
+ * write is refused. Lua errors are expected; crashes, ASan and UBSan
+ * reports are bugs. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +44,19 @@ static const char PRELUDE[] =
     "    if type(v) == 'function' then return function(_, ...) return v(g, ...) end end\n"
     "    return v\n"
     "  end })\n"
+    "end\n"
+    /* E(t [, n]): a proxy of t whose every read runs Lua code (collects
+     * garbage, makes and drops a tensor), to drive the C functions'
+     * callbacks (__index, __len) with metamethod-laden arguments */
+    "function E(t, n)\n"
+    "  return setmetatable({}, {\n"
+    "    __index = function(_, k)\n"
+    "      collectgarbage('step'); local _ = simt.tensor{ 2 }\n"
+    "      local v = t[k]\n"
+    "      if type(v) == 'table' and getmetatable(v) == nil then return E(v) end\n"
+    "      return v\n"
+    "    end,\n"
+    "    __len = function() collectgarbage('step'); return n or #t end })\n"
     "end\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,8 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lua_State *L = luaL_newstate();
     if (!L)
         return 0;
+    static const char *const read_dirs[] = { SIMT_SOURCE_DIR, NULL };   /* presets, kernels */
     sandbox_opts_t o = { .max_instructions = 2000000, .max_bytes = 32u << 20,
-                         .lib_dir = SIMT_SOURCE_DIR "/lessons/lib", .script_dir = NULL };
+                         .lib_dir = SIMT_SOURCE_DIR "/lessons/lib", .script_dir = NULL,
+                         .read_dirs = read_dirs };
     if (sandbox_open(L, &o) != 0) {
         lua_close(L);
         return 0;
