@@ -921,7 +921,8 @@ cpu_run_t *cpu_run_begin(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_l
         simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes too many arguments", p->name);
         goto fail;
     }
-    memcpy(r->args, args, nargs * sizeof *args);
+    if (nargs)   /* args may be NULL for a kernel without parameters */
+        memcpy(r->args, args, nargs * sizeof *args);
     r->cpu = c;
     r->prog = p;
     r->mem = m;

@@ -654,7 +654,8 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
         simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes too many arguments", p->name);
         goto fail;
     }
-    memcpy(r->args, args, nargs * sizeof *args);
+    if (nargs)   /* args may be NULL for a kernel without parameters */
+        memcpy(r->args, args, nargs * sizeof *args);
     l->desc = d;
     l->prog = p;
     l->mem = &g->mem;
