@@ -1,7 +1,7 @@
 -- compare.lua - run one workload on a CPU and on a GPU, the same kernel on
 -- the same data, and say honestly which was faster, by how much, and why.
 --
---   package.path = "lessons/lib/?.lua;" .. package.path
+--   (scripts find lessons/lib with require; the sandbox has no package.path)
 --   local compare = require("compare")
 --   local c = compare.run{workload = "matmul_tiled16", n = 256,
 --                         cpu = "cpu-server", gpu = "h200"}

@@ -6,12 +6,12 @@
 -- {N, K, P, Q} and a table of launch results; conv.check compares Y with
 -- simt.ref.conv2d.
 --
---   package.path = "lessons/lib/?.lua;" .. package.path
+--   (scripts find lessons/lib with require; the sandbox has no package.path)
 --   local conv = require("conv")
 --   local Y, runs = conv.im2col(g, X, Wt, {pad = 1})
 --   print(runs.im2col.cycles, runs.gemm.cycles, conv.check(Y, X, Wt, {pad = 1}))
 
-local W = require("workloads") -- found through the caller's package.path
+local W = require("workloads") -- in lessons/lib, like this file
 
 local conv = {}
 

@@ -1,7 +1,7 @@
 -- precision.lua - matrix multiply in a chosen number format on Tensor Cores,
 -- and how far it lands from the exact answer.
 --
---   package.path = "lessons/lib/?.lua;" .. package.path
+--   (scripts find lessons/lib with require; the sandbox has no package.path)
 --   local P = require("precision")
 --   local r = P.matmul(g, "f16", 256)        -- r.rel_err, r.tflops, r.time_us
 --   P.table(g, 256)                          -- the table a teacher shows

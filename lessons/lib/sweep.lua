@@ -1,6 +1,6 @@
 -- sweep.lua - turn one knob of a GPU and run a workload at every setting.
 --
---   package.path = "lessons/lib/?.lua;" .. package.path
+--   (scripts find lessons/lib with require; the sandbox has no package.path)
 --   local S = require("sweep")
 --   local rows = S.run{arch = "h200", param = "sms", values = {1, 2, 4, 8},
 --                      workload = "matmul_tiled16", size = 256}

@@ -1,7 +1,7 @@
 -- workloads.lua - run the lesson kernels (lessons/kernels/*.s) on a
 -- simulated GPU and check them against simt.ref, in one call each.
 --
---   package.path = "lessons/lib/?.lua;" .. package.path
+--   (scripts find lessons/lib with require; the sandbox has no package.path)
 --   local W = require("workloads")
 --   local r, err = W.matmul(g, "matmul_tiled16", 64)   -- r.cycles, r.ok ...
 --

@@ -663,16 +663,40 @@ static int gpu_index(lua_State *L)
  * directory are looked up on the search path (arch.h). In the sandbox
  * only regular files in the folders it allows are read (sandbox.h).
  * Assembler errors are raised unchanged (they carry file:line:col). */
+/* The folder of the Lua file that called us (out: "." for a file in the
+ * current folder); -1 when the caller is not a file (a string chunk, C). */
+static int caller_dir(lua_State *L, char *out, size_t n)
+{
+    lua_Debug ar;
+    if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "S", &ar) || ar.source[0] != '@')
+        return -1;
+    const char *file = ar.source + 1, *slash = strrchr(file, '/');
+    int len = slash ? snprintf(out, n, "%.*s", (int)(slash - file), file) : snprintf(out, n, ".");
+    return len > 0 && (size_t)len < n ? 0 : -1;
+}
+
+/* simt.kernel(path): a relative path is looked for beside the script that
+ * calls it first (as require finds its modules), then from the current
+ * folder, then in simtlab's folders (arch_find_file). */
 static int l_kernel(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    char found[1024];
+    char found[1024], dir[1024];
     lkernel_t *K;
     simt_err_t err, err2;
     const char *src;
     size_t len;
     lua_settop(L, 1);
     simt_err_clear(&err);
+    if (path[0] != '/' && caller_dir(L, dir, sizeof dir) == 0 && strcmp(dir, ".") != 0) {
+        int n = snprintf(found, sizeof found, "%s/%s", dir, path);
+        if (n > 0 && (size_t)n < sizeof found &&
+            sandbox_push_file(L, found, KERNEL_MAX_BYTES, NULL, 0, &err2) == 0) {
+            path = lua_pushstring(L, found);   /* the name errors and listings show */
+            lua_insert(L, -2);
+            goto assemble;
+        }
+    }
     if (sandbox_push_file(L, path, KERNEL_MAX_BYTES, NULL, 0, &err) != 0) {
         simt_err_clear(&err2);
         if (path[0] == '/' || arch_find_file(path, found, sizeof found) != 0)
@@ -682,6 +706,7 @@ static int l_kernel(lua_State *L)
         path = lua_pushstring(L, found);
         lua_insert(L, -2);
     }
+assemble:
     src = lua_tolstring(L, -1, &len);   /* the text stays on the stack */
     K = (lkernel_t *)lua_newuserdatauv(L, sizeof *K, 0);
     memset(K, 0, sizeof *K);
