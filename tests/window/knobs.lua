@@ -2,7 +2,7 @@
 -- stage, then every key event is printed; '[' halves the SMs and races
 -- again. Prints what it sees so the smoke test can check it.
 local sms = 2
-local n = 48
+local n = 96   -- a race of about 11 s at the default speed: long enough to press keys in
 local k = simt.kernel("lessons/kernels/matmul_tiled16.s")
 local function race()
   local g = simt.gpu{arch = "edu-tiny", sms = sms}
