@@ -328,15 +328,6 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
     return L;
 }
 
-/* "zh" when LC_ALL (or else LANG) starts with zh, otherwise "en". */
-static const char *lang_from_env(void)
-{
-    const char *v = getenv("LC_ALL");
-    if (!v || !v[0])
-        v = getenv("LANG");
-    return v && strncmp(v, "zh", 2) == 0 ? "zh" : "en";
-}
-
 /* Parse options from argv[i]: for `run` up to the first argument that is
  * not an option (returned: the script's index), for `sweep` all of them
  * (returned: argc). Prints the problem and returns -1 on bad usage. */
@@ -593,7 +584,7 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         sandbox_close(L);
         return 2;
     }
-    lstage_set_lang(L, o->lang ? o->lang : lang_from_env());
+    lstage_set_lang(L, o->lang ? o->lang : lstage_lang_from_env());
 #ifdef SIMT_HAVE_STAGE
     stage_t *stage = NULL;
     const char *default_png = NULL;

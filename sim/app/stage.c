@@ -490,11 +490,10 @@ static void capture(slane_t *l)
     if (status != 0 && !l->done && !l->failed) {
         l->done = status > 0;
         l->failed = status < 0;
-        l->total_us = (double)f->cycle / l->clock_mhz;
-        if (l->done && l->is_cpu)
-            l->total_us = (double)cpu_run_stats(l->lane->cpu)->cycles / l->clock_mhz;
-        if (l->done && !l->is_cpu)
-            l->total_us = (double)gpu_run_stats(l->lane->gpu)->cycles / l->clock_mhz;
+        /* finished: its own count of cycles; stopped: where it stopped */
+        uint64_t end = !l->done ? f->cycle
+                       : l->is_cpu ? cpu_run_stats(l->lane->cpu)->cycles : gpu_run_stats(l->lane->gpu)->cycles;
+        l->total_us = (double)end / l->clock_mhz;
     }
 }
 
@@ -797,14 +796,6 @@ static const char *op_lang(void *self)
 
 /* ---- open / close ------------------------------------------------------- */
 
-static int lang_from_env(void)
-{
-    const char *v = getenv("LC_ALL");
-    if (!v || !v[0])
-        v = getenv("LANG");
-    return v && strncmp(v, "zh", 2) == 0;
-}
-
 stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
 {
     stage_t *s = calloc(1, sizeof *s);
@@ -865,7 +856,7 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
         }
     }
     if (!lang_set)
-        s->zh = lang_from_env();
+        s->zh = strcmp(lstage_lang_from_env(), "zh") == 0;
     if (make_canvas(s, w, h, err) != 0) {
         simt_err_t e2;
         stage_close(s, &e2);

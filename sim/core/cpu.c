@@ -704,9 +704,11 @@ static void notify(cpu_run_t *r, uint8_t kind, uint32_t core, const uint32_t cta
     gpu_event_t ev = { .kind = kind, .cycle = cycle, .sm = core };
     if (ctaid)
         memcpy(ev.ctaid, ctaid, sizeof ev.ctaid);
-    if (r->observe(r->observe_user, r, &ev) != 0)
-        r->state = CPU_RUN_FAILED, simt_errf(&r->err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %"
-                                              PRIu64 " by its observer", r->prog->name, cycle);
+    if (r->observe(r->observe_user, r, &ev) != 0) {
+        r->state = CPU_RUN_FAILED;
+        simt_errf(&r->err, SIMT_E_STOPPED, "kernel '%s' stopped at cycle %" PRIu64 " by its observer",
+                  r->prog->name, cycle);
+    }
 }
 
 /* Start block number b on core k. */

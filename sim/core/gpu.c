@@ -764,37 +764,41 @@ int gpu_run_enable_meters(gpu_run_t *r, simt_err_t *err)
     return 0;
 }
 
-double gpu_run_peak_bytes_per_cycle(const gpu_run_t *r, gpu_level_t lv)
+/* What one resource of level lv moves per busy tick, and how many such
+ * resources the chip has (SMs' pipes, L2 slices, DRAM channels). */
+static double level_bytes_per_tick(const gpu_run_t *r, gpu_level_t lv, uint32_t *resources)
 {
     const memsys_t *ms = &r->g->memsys;
     switch (lv) {
     case GPU_LEVEL_LSU:   /* one 128-byte line or shared wavefront per cycle per SM */
-        return (double)ms->cfg.line_bytes * r->g->desc.sms;
+        *resources = r->g->desc.sms;
+        return (double)ms->cfg.line_bytes / MEMSYS_TICKS_PER_CYCLE;
     case GPU_LEVEL_L2:
-        return (double)ms->l2_slices * ms->cfg.sector_bytes * MEMSYS_TICKS_PER_CYCLE / (double)ms->l2_sector_ticks;
+        *resources = ms->l2_slices;
+        return (double)ms->cfg.sector_bytes / (double)ms->l2_sector_ticks;
     case GPU_LEVEL_DRAM:
-        return (double)ms->dram.cfg.channels * ms->dram.cfg.burst_bytes * MEMSYS_TICKS_PER_CYCLE /
-               (double)ms->dram.burst_ticks;
+        *resources = ms->dram.cfg.channels;
+        return (double)ms->dram.cfg.burst_bytes / (double)ms->dram.burst_ticks;
     default:
+        *resources = 0;
         return 0.0;
     }
 }
 
+double gpu_run_peak_bytes_per_cycle(const gpu_run_t *r, gpu_level_t lv)
+{
+    uint32_t n;
+    double per_tick = level_bytes_per_tick(r, lv, &n);
+    return per_tick * MEMSYS_TICKS_PER_CYCLE * n;
+}
+
 double gpu_run_take_bytes(const gpu_run_t *r, gpu_level_t lv, uint64_t until_cycle)
 {
+    uint32_t n;
     if (!r->metered || lv >= GPU_LEVEL_COUNT)
         return 0.0;
     uint64_t ticks = meter_take((meter_t *)&r->meter[lv], until_cycle);
-    /* busy ticks x (peak bytes per cycle per resource) / ticks per cycle */
-    const memsys_t *ms = &r->g->memsys;
-    double per_tick;
-    if (lv == GPU_LEVEL_LSU)
-        per_tick = (double)ms->cfg.line_bytes / MEMSYS_TICKS_PER_CYCLE;
-    else if (lv == GPU_LEVEL_L2)
-        per_tick = (double)ms->cfg.sector_bytes / (double)ms->l2_sector_ticks;
-    else
-        per_tick = (double)ms->dram.cfg.burst_bytes / (double)ms->dram.burst_ticks;
-    return (double)ticks * per_tick;
+    return (double)ticks * level_bytes_per_tick(r, lv, &n);
 }
 
 /* Samples fall on multiples of each observer's period, in time order (ties

@@ -39,6 +39,14 @@ void lstage_set_lang(lua_State *L, const char *lang)
     lua_setfield(L, LUA_REGISTRYINDEX, LANG_KEY);
 }
 
+const char *lstage_lang_from_env(void)
+{
+    const char *v = getenv("LC_ALL");
+    if (!v || !v[0])
+        v = getenv("LANG");
+    return v && strncmp(v, "zh", 2) == 0 ? "zh" : "en";
+}
+
 static const char *current_lang(lua_State *L)
 {
     const lstage_ops_t *ops = lstage_get(L);
@@ -67,6 +75,16 @@ static void end_lane(lstage_lane_t *ln)
         cpu_run_end(ln->cpu, NULL, &e);
     ln->gpu = NULL;
     ln->cpu = NULL;
+}
+
+/* simt.race collects launches while RACE_KEY holds its race_t. */
+static void race_collect(lua_State *L, race_t *r)
+{
+    if (r)
+        lua_pushlightuserdata(L, r);
+    else
+        lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
 }
 
 static int race_gc(lua_State *L)
@@ -139,13 +157,11 @@ static int l_race(lua_State *L)
     race_t *race = lua_newuserdatauv(L, sizeof *race, 0);   /* index 2 */
     memset(race, 0, sizeof *race);
     luaL_setmetatable(L, RACE_MT);
-    lua_pushlightuserdata(L, race);
-    lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
+    race_collect(L, race);
     for (lua_Integer i = 1; i <= n; i++) {
         int top = lua_gettop(L);
         if (lua_rawgeti(L, 1, i) != LUA_TTABLE) {
-            lua_pushnil(L);
-            lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
+            race_collect(L, NULL);
             return lutil_argerror(L, 1, "entry %d must be a table {device, kernel, config, args...}", (int)i);
         }
         int e = lua_gettop(L);
@@ -153,8 +169,7 @@ static int l_race(lua_State *L)
         luaL_checkstack(L, (int)m + 4, "too many launch arguments");
         lua_rawgeti(L, e, 1);                      /* the device */
         if (lua_getfield(L, -1, "launch") != LUA_TFUNCTION) {
-            lua_pushnil(L);
-            lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
+            race_collect(L, NULL);
             return lutil_argerror(L, 1, "entry %d: its first value must be a GPU or a CPU", (int)i);
         }
         lua_insert(L, -2);                         /* launch, device */
@@ -162,19 +177,16 @@ static int l_race(lua_State *L)
             lua_rawgeti(L, e, j);
         int before = race->n;
         if (lua_pcall(L, (int)m, 0, 0) != LUA_OK) {
-            lua_pushnil(L);
-            lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
+            race_collect(L, NULL);
             return lua_error(L);                   /* the lanes so far end in race_gc */
         }
         if (race->n != before + 1) {
-            lua_pushnil(L);
-            lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
+            race_collect(L, NULL);
             return lutil_argerror(L, 1, "entry %d did not start a launch", (int)i);
         }
         lua_settop(L, top);
     }
-    lua_pushnil(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
+    race_collect(L, NULL);
 
     const lstage_ops_t *ops = lstage_get(L);
     int how = LSTAGE_FINISHED;

@@ -93,6 +93,8 @@ const lstage_ops_t *lstage_get(lua_State *L);
 /* The language for text when there is no stage: "en" or "zh" (set by
  * --lang, else from LANG / LC_ALL). */
 void lstage_set_lang(lua_State *L, const char *lang);
+/* "zh" when LC_ALL (or else LANG) starts with zh, otherwise "en". */
+const char *lstage_lang_from_env(void);
 
 /* Called by g:launch and c:launch with a lane whose run has begun: plays
  * it on the stage if there is one (else runs it to the end), finishes it

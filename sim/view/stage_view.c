@@ -486,8 +486,6 @@ static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     hintf(c, ox, y, pw, ph, en, zh);
 }
 
-static int inner_w_for_hint(const ctx_t *c, int w) { return w - S(c, 28); }
-
 static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
 {
     char a[64], b[64], line[200];
@@ -530,7 +528,7 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     hintf(c, px, py, lw, text_height(c->t, S(c, BODY)), en, zh);
     py += text_height(c->t, S(c, BODY)) + S(c, 2);
     if (L->fast_forward > 1.0) {
-        hint(c, px, py, inner_w_for_hint(c, w), text_height(c->t, S(c, BODY)),
+        hint(c, px, py, inner, text_height(c->t, S(c, BODY)),
              "The clock now runs faster, doubling every half second: the GPU has finished and at its pace "
              "the CPU would take much longer, or the run is simply long. The times shown stay true.",
              "时钟加快了，每半秒翻一倍：GPU 已经算完，按它的速度 CPU 还要很久；或者这次运行本来就很长。显示的时间仍是真实的。");
@@ -557,14 +555,9 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     py += dev_h + S(c, 8);
     /* blocks */
     if (f) {
-        uint64_t running = f->blocks_total > f->blocks_done + f->blocks_waiting
-                               ? f->blocks_total - f->blocks_done - f->blocks_waiting : 0;
-        if (L->is_cpu)
-            running = f->blocks_total > f->blocks_done ? (f->blocks_done < f->blocks_total ? 1 : 0) : 0;
         snprintf(line, sizeof line, tr(c, "blocks: %llu of %llu done", "线程块：%llu / %llu 已完成"),
                  (unsigned long long)f->blocks_done, (unsigned long long)f->blocks_total);
         int bw2 = txt(c, line, px, py, BODY, TEXT_SANS, c->th.ink);
-        (void)running;
         snprintf(en, sizeof en, "The work is cut into %llu blocks of threads. A GPU runs many blocks at once, one "
                  "per SM slot; a CPU core runs one after another.", (unsigned long long)f->blocks_total);
         snprintf(zh, sizeof zh, "工作被分成 %llu 个线程块。GPU 同时运行很多块，每个 SM 槽位一个；CPU 核心一个接一个地运行。",
