@@ -966,7 +966,7 @@ static int course_lessons(int argc, char **argv)
     fflush(stdout);
     pid_t pids[8];
     for (int j = 0; j < jobs; j++) {
-        char nums[8][4];
+        char nums[8][12];
         char *args[16];
         int n = 0;
         args[n++] = self;
