@@ -60,6 +60,7 @@ struct gpu_run {
     uint64_t next_block;  /* next block (cluster, in a cluster launch) to place */
     uint64_t max_cycles, max_instrs;
     uint32_t occ;         /* blocks that fit on one SM                  */
+    uint32_t placed_max;  /* most blocks resident on one SM at a time   */
     const char *limit;    /* what limits it                             */
     sm_deps_t *deps;      /* per pc; owned                              */
     sm_cluster_t *table;  /* clusters in flight; owned (NULL: none)     */
@@ -131,6 +132,8 @@ static int place_at(gpu_run_t *run, uint32_t i, const uint32_t idx[3], uint64_t 
     if (slot < 0)
         return -1;
     run->waiting--;
+    if (run->sms[i].blocks_used > run->placed_max)
+        run->placed_max = run->sms[i].blocks_used;
     if (l->observe) {
         gpu_event_t ev = { .kind = GPU_EV_BLOCK_START, .cycle = at, .sm = i };
         memcpy(ev.ctaid, idx, sizeof ev.ctaid);
@@ -855,10 +858,14 @@ static int finish_run(gpu_run_t *r, simt_err_t *err)
     st->time_us = (double)st->cycles / d->clock_mhz;
     st->blocks = r->nblocks;
     st->threads = r->nblocks * r->l.threads_per_block;
-    st->blocks_per_sm = r->occ;
-    st->warps_per_sm = r->occ * r->l.warps_per_block;
+    /* what was placed, not what would fit: a grid of 4 blocks on 132 SMs
+     * puts 1 block on an SM however many would fit */
+    st->blocks_per_sm = r->placed_max;
+    st->blocks_fit_per_sm = r->occ;
+    st->warps_per_sm = r->placed_max * r->l.warps_per_block;
     st->occupancy = (double)st->warps_per_sm / (double)(d->max_threads_per_sm / 32);
-    snprintf(st->occupancy_limit, sizeof st->occupancy_limit, "%s", r->limit);
+    snprintf(st->occupancy_limit, sizeof st->occupancy_limit, "%s",
+             r->placed_max < r->occ ? "blocks in the grid" : r->limit);
     /* the samples up to the end, then the end itself */
     emit_samples(r, st->cycles);
     r->now = st->cycles;

@@ -134,10 +134,14 @@ typedef struct gpu_stats {
     uint64_t divergent_branches;   /* branches that split a warp             */
     uint64_t stalls[STALL_COUNT];  /* scheduler-cycles per stall reason      */
     uint64_t issue_slots;          /* scheduler-cycles in total (all SMs)    */
-    uint32_t blocks_per_sm;        /* resident blocks per SM (occupancy)     */
-    uint32_t warps_per_sm;         /* resident warps per SM                  */
+    uint32_t blocks_per_sm;        /* most blocks placed on one SM at a time */
+    uint32_t blocks_fit_per_sm;    /* blocks that fit on one SM (the limit)  */
+    uint32_t warps_per_sm;         /* blocks_per_sm x warps per block        */
     double occupancy;              /* warps_per_sm / max warps per SM        */
-    char occupancy_limit[32];      /* "threads", "registers", "shared", ... */
+    char occupancy_limit[32];      /* what limits blocks_per_sm: "threads per
+                                      SM", "registers", "shared memory",
+                                      "blocks per SM", or "blocks in the
+                                      grid" when fewer were placed than fit  */
 } gpu_stats_t;
 
 /* ---- watching a launch (for the window, traces and lessons) -------------

@@ -322,6 +322,7 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     lutil_set_int(L, "divergent_branches", st->divergent_branches);
     lutil_set_int(L, "issue_slots", st->issue_slots);
     lutil_set_int(L, "blocks_per_sm", st->blocks_per_sm);
+    lutil_set_int(L, "blocks_fit_per_sm", st->blocks_fit_per_sm);
     lutil_set_int(L, "warps_per_sm", st->warps_per_sm);
     lutil_set_num(L, "occupancy", st->occupancy);
     lua_pushstring(L, st->occupancy_limit);

@@ -693,8 +693,17 @@ static void test_occupancy_register_granularity(void **state)
     d.max_threads_per_sm = 2048;
     gpu_t *g = support_gpu(&d);
     gpu_stats_t st;
+    /* 4 blocks: fewer than fit, spread over the SMs; the result says
+     * what was placed, what would fit and why fewer */
     run_occupancy(g, "mov.u32 %r35, 0", 4, 128, &st);
+    assert_int_equal(st.blocks_fit_per_sm, 6);
+    assert_true(st.blocks_per_sm < 6);
+    assert_int_equal(st.warps_per_sm, st.blocks_per_sm * 4);
+    assert_string_equal(st.occupancy_limit, "blocks in the grid");
+    /* enough blocks for every SM: 6 placed, limited by registers */
+    run_occupancy(g, "mov.u32 %r35, 0", 6 * d.sms, 128, &st);
     assert_int_equal(st.blocks_per_sm, 6);
+    assert_int_equal(st.blocks_fit_per_sm, 6);
     assert_int_equal(st.warps_per_sm, 24);
     assert_true(fabs(st.occupancy - 24.0 / 64.0) < 1e-9);
     support_contains(st.occupancy_limit, "registers");
