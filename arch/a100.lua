@@ -85,6 +85,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 400,              -- [spec] 400 W
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 2.5,         -- [spec] ~$2.50 per GPU-hour (volatile, 2026)
   launch_us = 3.5,              -- estimate: [h200] 3.2 us, one generation older
 }

@@ -88,6 +88,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 400,              -- [spec] ~400 W (estimate)
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0,           -- unknown: [spec] lists no cloud price (0 = unknown)
   launch_us = 5,                -- estimate
 }

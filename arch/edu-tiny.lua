@@ -69,6 +69,7 @@ return {
 
   -- for comparisons (lesson 15); an imaginary chip
   tdp_watts = 10,
+  power_static_w = 0,           -- no power model
   price_per_hour = 0,
   launch_us = 3,
 }

@@ -92,6 +92,23 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 700,              -- [spec] 700 W
+  -- power model: the H200's (arch/h200.lua; same GH100 die, same 700 W
+  -- limit, same clocks), see arch/CALIBRATION.md "Power and sustained
+  -- clocks". Not fitted on an H100.
+  power_static_w = 100,         -- as h200 (estimate)
+  power_pj_instr = 50,          -- as h200 (estimate)
+  power_pj_fp32 = 10,           -- as h200 (estimate)
+  power_pj_int = 5,             -- as h200 (estimate)
+  power_pj_sfu = 20,            -- as h200 (estimate)
+  power_pj_tc_f16 = 0.9,        -- as h200 (fitted there)
+  power_pj_tc_bf16 = 0.9,       -- as h200 (rule: = FP16)
+  power_pj_tc_tf32 = 1.8,       -- as h200 (rule: 2 x FP16)
+  power_pj_tc_fp8 = 0.45,       -- as h200 (rule: FP16 / 2)
+  power_pj_byte_l1 = 1.0,       -- as h200 (estimate)
+  power_pj_byte_l2 = 5.0,       -- as h200 (estimate)
+  power_pj_byte_dram = 32,      -- as h200: HBM3 and HBM3e taken at the same energy per bit
+  power_volt_slope = 0.5,       -- as h200 (estimate)
+  power_mhz_min = 990,          -- as h200 (estimate)
   price_per_hour = 3.9,         -- [spec] ~$3.8-4.0 per GPU-hour (volatile, 2026)
   launch_us = 3.2,              -- [h200] measured 3.2 us (same driver stack)
 }

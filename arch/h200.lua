@@ -99,6 +99,23 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 700,              -- [spec] 700 W
+  -- power model (sim/core/power.h; sources and fits: arch/CALIBRATION.md
+  -- "Power and sustained clocks"). Dynamic energy in pJ at the boost
+  -- voltage; the launch's clock drops (DVFS) until it draws tdp_watts.
+  power_static_w = 100,         -- estimate: leakage + idle of board and HBM
+  power_pj_instr = 50,          -- estimate: fetch/decode/schedule per warp instruction
+  power_pj_fp32 = 10,           -- estimate: FP32 FMA + 3 register reads + 1 write per lane
+  power_pj_int = 5,             -- estimate: integer op + register traffic per lane
+  power_pj_sfu = 20,            -- estimate: SFU op per lane
+  power_pj_tc_f16 = 0.9,        -- fitted: the one fitted number (FP16 cluster GEMM)
+  power_pj_tc_bf16 = 0.9,       -- rule: = FP16 (same datapath, same rate)
+  power_pj_tc_tf32 = 1.8,       -- rule: 4096/2048 x FP16 (same array, half the FLOP per clock)
+  power_pj_tc_fp8 = 0.45,       -- rule: 4096/8192 x FP16 (twice the FLOP per clock)
+  power_pj_byte_l1 = 1.0,       -- estimate: SRAM access per byte (shared memory / L1)
+  power_pj_byte_l2 = 5.0,       -- estimate: L2 SRAM + crossbar wires per byte
+  power_pj_byte_dram = 32,      -- 4 pJ/bit HBM device + PHY
+  power_volt_slope = 0.5,       -- estimate: 10% less clock needs ~5% less voltage
+  power_mhz_min = 990,          -- estimate: the model's lowest sustained clock (half of boost)
   price_per_hour = 4.5,         -- [spec] on-demand list price ~$4-5.6 per GPU-hour,
                                 -- volatile list price 2026
   launch_us = 3.2,              -- [meas] back-to-back empty kernel launches: 3.2 us each

@@ -82,6 +82,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 72,               -- [spec] 72 W
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0.8,         -- [spec] ~$0.80 per GPU-hour (volatile, 2026)
   launch_us = 3.2,              -- estimate: as [h200]
 }

@@ -96,6 +96,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 750,              -- [spec] 750 W
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 1.8,         -- [spec] ~$1.7-1.9 per GPU-hour (volatile, 2026)
   launch_us = 5,                -- estimate: ROCm launches a little slower than CUDA
 }

@@ -82,6 +82,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 450,              -- [spec] 450 W
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0.5,         -- [spec] ~$0.34-0.69 per GPU-hour (volatile, 2026): middle
   launch_us = 3.2,              -- estimate: as [h200]
 }

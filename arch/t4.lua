@@ -81,6 +81,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 70,               -- [spec] 70 W
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0.59,        -- [spec] ~$0.59 per GPU-hour (volatile, 2026)
   launch_us = 4,                -- estimate: [h200] 3.2 us, older card, PCIe3
 }

@@ -85,6 +85,8 @@ return {
 
   -- for comparisons (lesson 15); not used by the timing model
   tdp_watts = 300,              -- [spec] 300 W
+  power_static_w = 0,           -- no power model (energy = tdp_watts x time in comparisons;
+                                --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 3.06,        -- estimate: not in [spec]; AWS p3.2xlarge on-demand list
                                 -- price (one V100), general knowledge
   launch_us = 4,                -- estimate: [h200] 3.2 us, older driver stack

@@ -27,6 +27,7 @@
 #include "check.h"
 #include "memsys.h"
 #include "meter.h"
+#include "power.h"
 #include "sm.h"
 
 struct gpu {
@@ -333,7 +334,21 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
         check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
         check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err) ||
-        check_f("launch_us", d->launch_us, 0.0, 1e6, err))
+        check_f("launch_us", d->launch_us, 0.0, 1e6, err) ||
+        check_f("power_static_w", d->power_static_w, 0.0, 1e6, err) ||
+        check_f("power_pj_instr", d->power_pj_instr, 0.0, 1e6, err) ||
+        check_f("power_pj_fp32", d->power_pj_fp32, 0.0, 1e6, err) ||
+        check_f("power_pj_int", d->power_pj_int, 0.0, 1e6, err) ||
+        check_f("power_pj_sfu", d->power_pj_sfu, 0.0, 1e6, err) ||
+        check_f("power_pj_tc_f16", d->power_pj_tc_f16, 0.0, 1e6, err) ||
+        check_f("power_pj_tc_bf16", d->power_pj_tc_bf16, 0.0, 1e6, err) ||
+        check_f("power_pj_tc_tf32", d->power_pj_tc_tf32, 0.0, 1e6, err) ||
+        check_f("power_pj_tc_fp8", d->power_pj_tc_fp8, 0.0, 1e6, err) ||
+        check_f("power_pj_byte_l1", d->power_pj_byte_l1, 0.0, 1e6, err) ||
+        check_f("power_pj_byte_l2", d->power_pj_byte_l2, 0.0, 1e6, err) ||
+        check_f("power_pj_byte_dram", d->power_pj_byte_dram, 0.0, 1e6, err) ||
+        check_f("power_volt_slope", d->power_volt_slope, 0.0, 1.0, err) ||
+        check_f("power_mhz_min", d->power_mhz_min, 0.0, d->clock_mhz, err))
         return -1;
     if (d->max_threads_per_sm > 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm)
         return simt_errf(err, SIMT_E_USAGE, "GPU field 'max_threads_per_sm' (%" PRIu32 ") would give each of the %"
@@ -855,7 +870,11 @@ static int finish_run(gpu_run_t *r, simt_err_t *err)
         sm_finish(&r->sms[i], &r->l, st->cycles);
     st->stalls[STALL_IDLE] += st->cycles * d->schedulers_per_sm * (d->sms - r->nsm);
     st->issue_slots = st->cycles * d->sms * d->schedulers_per_sm;
-    st->time_us = (double)st->cycles / d->clock_mhz;
+    {   /* time at the clock the power limit sustains (power.h) */
+        double dram_per_cycle = gpu_run_peak_bytes_per_cycle(r, GPU_LEVEL_DRAM);
+        double t_dram_us = dram_per_cycle > 0.0 ? (double)st->dram_bytes / dram_per_cycle / d->clock_mhz : 0.0;
+        power_apply(d, st, t_dram_us);
+    }
     st->blocks = r->nblocks;
     st->threads = r->nblocks * r->l.threads_per_block;
     /* what was placed, not what would fit: a grid of 4 blocks on 132 SMs

@@ -95,6 +95,32 @@ typedef struct gpu_desc {
     double tdp_watts;
     double price_per_hour;         /* USD, on-demand cloud list price        */
     double launch_us;              /* host launch overhead per kernel        */
+    /* power model (power.h, arch/CALIBRATION.md "Power and sustained
+     * clocks"): dynamic energy per operation and per byte moved, in pJ at
+     * the clock_mhz voltage, static power, and the DVFS relation the TDP
+     * limit works through. power_static_w = 0: no power model (energy and
+     * clock fields of the results are 0 / clock_mhz; time is cycles /
+     * clock_mhz). */
+    double power_static_w;         /* leakage and idle power, whole chip     */
+    double power_pj_instr;         /* per warp instruction issued (fetch,
+                                      decode, schedule, operand collection) */
+    double power_pj_fp32;          /* per FP32 lane op (FMA unit), incl. its
+                                      register reads and write              */
+    double power_pj_int;           /* per integer/logic lane op (ALU)        */
+    double power_pj_sfu;           /* per SFU lane op                        */
+    double power_pj_tc_f16;        /* per Tensor Core FLOP, FP16 inputs      */
+    double power_pj_tc_bf16;       /* ... BF16 inputs                        */
+    double power_pj_tc_tf32;       /* ... TF32 inputs                        */
+    double power_pj_tc_fp8;        /* ... FP8 inputs (E4M3 and E5M2)         */
+    double power_pj_byte_l1;       /* per byte through L1 / shared memory    */
+    double power_pj_byte_l2;       /* per byte through the L2 slices (incl.
+                                      the crossbar to the SMs)              */
+    double power_pj_byte_dram;     /* per byte to or from DRAM (device +
+                                      PHY; not scaled by the core voltage)  */
+    double power_volt_slope;       /* DVFS: relative voltage change per
+                                      relative clock change near the top,
+                                      V(f)/V(clock) = 1 - s (1 - f/clock)   */
+    double power_mhz_min;          /* the lowest clock the TDP limit may set */
 } gpu_desc_t;
 
 /* Tensor Core FLOP per clock per SM for wmma.mma input type t (f16 bf16
@@ -142,6 +168,22 @@ typedef struct gpu_stats {
                                       SM", "registers", "shared memory",
                                       "blocks per SM", or "blocks in the
                                       grid" when fewer were placed than fit  */
+    /* for the power model (power.h) */
+    uint64_t lane_ops[UNIT_COUNT]; /* active lanes summed over the issues of
+                                      each unit (isa_unit_t)                */
+    uint64_t tc_flops[4];          /* Tensor Core FLOP (wmma.mma, wgmma) by
+                                      input format: f16 bf16 tf32 fp8       */
+    /* set after the run by the power model; without one (power_static_w
+     * = 0): energy 0, clock_mhz_sustained = clock_mhz */
+    double time_us_boost;          /* cycles / clock_mhz (time_us is at the
+                                      sustained clock)                      */
+    double clock_mhz_sustained;    /* the clock the TDP allows this launch   */
+    double energy_j;               /* at the sustained clock                 */
+    double avg_power_w;            /* energy_j / time_us                     */
+    double power_boost_w;          /* what the launch would draw at
+                                      clock_mhz (> tdp_watts: throttled)    */
+    double energy_dram_j;          /* of energy_j: DRAM                      */
+    double energy_static_j;        /* of energy_j: static power x time       */
 } gpu_stats_t;
 
 /* ---- watching a launch (for the window, traces and lessons) -------------

@@ -32,6 +32,7 @@
 #include "asm.h"
 #include "bits.h"
 #include "memsys.h"
+#include "power.h"
 
 /* A hint to the host CPU to start loading the cache line at p (no effect
  * on results; nothing on compilers without the builtin). */
@@ -825,6 +826,12 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     st->warp_instrs++;
     st->thread_instrs += warp_popcount(info.mask);
     st->flops += info.flops;
+    st->lane_ops[d->unit] += warp_popcount(info.mask);   /* for the power model */
+    if (d->unit == UNIT_TENSOR) {
+        int tc = power_tc_index((isa_type_t)l->prog->code[pc].type);
+        if (tc >= 0)
+            st->tc_flops[tc] += info.flops;
+    }
     st->divergent_branches += info.diverged;
     l->last_activity = now + 1 > l->last_activity ? now + 1 : l->last_activity;
 

@@ -63,6 +63,11 @@ static const arch_field_t arch_fields[] = {
     F(sector_bytes, K_U32), F(l2_bytes_per_clk, K_DBL), F(dram_gbps, K_DBL),
     F(max_mem_inflight, K_U32), F(mem_bytes, K_U64),
     F(tdp_watts, K_DBL), F(price_per_hour, K_DBL), F(launch_us, K_DBL),
+    F(power_static_w, K_DBL), F(power_pj_instr, K_DBL), F(power_pj_fp32, K_DBL),
+    F(power_pj_int, K_DBL), F(power_pj_sfu, K_DBL), F(power_pj_tc_f16, K_DBL),
+    F(power_pj_tc_bf16, K_DBL), F(power_pj_tc_tf32, K_DBL), F(power_pj_tc_fp8, K_DBL),
+    F(power_pj_byte_l1, K_DBL), F(power_pj_byte_l2, K_DBL), F(power_pj_byte_dram, K_DBL),
+    F(power_volt_slope, K_DBL), F(power_mhz_min, K_DBL),
 };
 
 #undef F

@@ -31,6 +31,7 @@
 #include "lchart.h"
 #include "lroofline.h"
 #include "lcpu.h"
+#include "power.h"
 #include "tensor.h"
 
 #ifndef SIMT_VERSION
@@ -292,14 +293,18 @@ static const char *const stall_names[STALL_COUNT] = { /* by gpu_stall_t */
  *   l1_hit_rate, l2_hit_rate (sectors); lane_utilisation (active lanes per
  *   issued warp instruction / 32); issued_slots (scheduler-cycles that
  *   issued: issue_slots minus every stall); stall_frac.{memory, ...,
- *   issued} (fractions of issue_slots, summing to 1). */
+ *   issued} (fractions of issue_slots, summing to 1); the power model's
+ *   power_model (boolean), time_us_boost (cycles / clock_mhz; time_us and
+ *   the rates are at the sustained clock), clock_mhz_sustained, throttled,
+ *   energy_j, avg_power_w, power_boost_w, energy_dram_j, energy_static_j
+ *   (power.h; 0 / clock_mhz / false without a model). */
 static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
 {
     double secs = st->time_us * 1e-6;
     double slots = (double)st->issue_slots;
     uint64_t stalled = 0, l1 = st->l1_hits + st->l1_misses, l2 = st->l2_hits + st->l2_misses;
     int i;
-    lua_createtable(L, 0, 48);
+    lua_createtable(L, 0, 60);
     lutil_set_int(L, "cycles", st->cycles);
     lutil_set_num(L, "time_us", st->time_us);
     lutil_set_int(L, "warp_instrs", st->warp_instrs);
@@ -327,6 +332,18 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     lutil_set_num(L, "occupancy", st->occupancy);
     lua_pushstring(L, st->occupancy_limit);
     lua_setfield(L, -2, "occupancy_limit");
+    /* the power model (power.h): time_us above is at clock_mhz_sustained */
+    lua_pushboolean(L, power_enabled(d));
+    lua_setfield(L, -2, "power_model");
+    lutil_set_num(L, "time_us_boost", st->time_us_boost);
+    lutil_set_num(L, "clock_mhz_sustained", st->clock_mhz_sustained);
+    lutil_set_num(L, "energy_j", st->energy_j);
+    lutil_set_num(L, "avg_power_w", st->avg_power_w);
+    lutil_set_num(L, "power_boost_w", st->power_boost_w);
+    lutil_set_num(L, "energy_dram_j", st->energy_dram_j);
+    lutil_set_num(L, "energy_static_j", st->energy_static_j);
+    lua_pushboolean(L, st->clock_mhz_sustained < d->clock_mhz);
+    lua_setfield(L, -2, "throttled");
     lua_createtable(L, 0, STALL_COUNT);
     for (i = 0; i < STALL_COUNT; i++) {
         lutil_set_int(L, stall_names[i], st->stalls[i]);
