@@ -107,10 +107,10 @@ return {
   power_pj_fp32 = 10,           -- estimate: FP32 FMA + 3 register reads + 1 write per lane
   power_pj_int = 5,             -- estimate: integer op + register traffic per lane
   power_pj_sfu = 20,            -- estimate: SFU op per lane
-  power_pj_tc_f16 = 0.9,        -- fitted: the one fitted number (FP16 cluster GEMM)
-  power_pj_tc_bf16 = 0.9,       -- rule: = FP16 (same datapath, same rate)
-  power_pj_tc_tf32 = 1.8,       -- rule: 4096/2048 x FP16 (same array, half the FLOP per clock)
-  power_pj_tc_fp8 = 0.45,       -- rule: 4096/8192 x FP16 (twice the FLOP per clock)
+  power_pj_tc_f16 = 0.82,       -- fitted: the one fitted number (FP16 cluster GEMM)
+  power_pj_tc_bf16 = 0.82,      -- rule: = FP16 (same datapath, same rate)
+  power_pj_tc_tf32 = 1.64,      -- rule: 4096/2048 x FP16 (same array, half the FLOP per clock)
+  power_pj_tc_fp8 = 0.41,       -- rule: 4096/8192 x FP16 (twice the FLOP per clock)
   power_pj_byte_l1 = 1.0,       -- estimate: SRAM access per byte (shared memory / L1)
   power_pj_byte_l2 = 5.0,       -- estimate: L2 SRAM + crossbar wires per byte
   power_pj_byte_dram = 32,      -- 4 pJ/bit HBM device + PHY

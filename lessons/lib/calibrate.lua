@@ -47,14 +47,18 @@ local function kernel(name)
   return kernel_cache[name]
 end
 
--- A GPU of `sms` SMs of the h200 preset whose chip-wide bandwidths are
--- scaled so that each SM sees the same share as on the whole chip.
+-- A GPU of `sms` SMs of the h200 preset whose chip-wide bandwidths and
+-- power budget (tdp_watts, power_static_w: arch/CALIBRATION.md "Power and
+-- sustained clocks") are scaled so that each SM sees the same share as on
+-- the whole chip: a few SMs then throttle exactly when the chip would.
 local function scaled_gpu(sms)
   local d = simt.gpu{arch = "h200"}.desc
   local f = sms / M.CHIP_SMS
   return simt.gpu{arch = "h200", sms = sms, dram_gbps = d.dram_gbps * f,
-                  l2_bytes_per_clk = d.l2_bytes_per_clk * f}
+                  l2_bytes_per_clk = d.l2_bytes_per_clk * f,
+                  tdp_watts = d.tdp_watts * f, power_static_w = d.power_static_w * f}
 end
+M.scaled_gpu = scaled_gpu
 
 -- 1. SM scaling: fma8, 1024 threads per block, one block per SM.
 function M.sm_scaling(o)
@@ -180,10 +184,12 @@ function M.ceilings(o)
   r = g:launch(kernel("micro_fma8"), {grid = 2 * sms, block = 1024}, o.fma_iters, out)
   rows[#rows + 1] = { label = string.format("FP32 FMA, chip (TFLOP/s)%s", sms < M.CHIP_SMS and
                       string.format(" [%d SMs x %d]", sms, M.CHIP_SMS // sms) or ""),
-                      sim = r.tflops * f, meas = meas.chip_tflops }
+                      sim = r.tflops * f, meas = meas.chip_tflops, clock = r.clock_mhz_sustained,
+                      watts = r.avg_power_w * f }
   local A = g:tensor{sms * 2048 * 4 * o.stream_iters}
   r = g:launch(kernel("micro_stream"), {grid = 2 * sms, block = 1024, check = false}, A, o.stream_iters, out)
-  rows[#rows + 1] = { label = "HBM streaming read (GB/s)", sim = r.dram_gbs * f, meas = meas.hbm_gbs }
+  rows[#rows + 1] = { label = "HBM streaming read (GB/s)", sim = r.dram_gbs * f, meas = meas.hbm_gbs,
+                      clock = r.clock_mhz_sustained, watts = r.avg_power_w * f }
   return { title = "Ceilings", rows = rows }
 end
 
@@ -193,7 +199,7 @@ end
 -- figures, so a few SMs stand for the chip (no memory traffic in the loop).
 function M.tensor(o)
   local meas = M.measured.tensor
-  local g = simt.gpu{arch = "h200", sms = o.sms}
+  local g = scaled_gpu(o.sms)     -- no memory traffic; scaled for the power budget
   local f = M.CHIP_SMS / o.sms
   local out = g:tensor{16 * 256}
   local rows = {}
@@ -204,7 +210,7 @@ function M.tensor(o)
   for _, fmt in ipairs{"f16", "bf16", "tf32"} do
     local r = g:launch(kernel("tc_peak_" .. fmt), {grid = 2 * o.sms, block = 256}, out, o.tc_iters)
     rows[#rows + 1] = { label = string.format("%s 2 x 8 warps per SM", ({f16 = "FP16", bf16 = "BF16", tf32 = "TF32"})[fmt]), sim = r.tflops * f,
-                        meas = meas.chip[fmt] }
+                        meas = meas.chip[fmt], clock = r.clock_mhz_sustained, watts = r.avg_power_w * f }
   end
   return { title = "Tensor Cores, warp-level mma (TFLOP/s, whole-chip equivalent)", rows = rows }
 end
@@ -240,9 +246,15 @@ local function print_rows(title, rows, fmt, extra)
   print()
 end
 
+-- the power model's clock and whole-chip power where a row has them
+local function power_note(r)
+  if not r.clock then return "" end
+  return string.format("   %4.0f MHz %4.0f W", r.clock, r.watts)
+end
+
 function M.report(res)
   print_rows(res.latency.title, res.latency.rows, "%12.1f")
-  print_rows(res.ceilings.title, res.ceilings.rows, "%12.1f")
+  print_rows(res.ceilings.title, res.ceilings.rows, "%12.1f", power_note)
   print_rows(res.sm_scaling.title, res.sm_scaling.rows, "%12.3f",
              function(r) return string.format("   time ratio %.3f", r.time_ratio) end)
   print("== " .. res.hiding.title)
@@ -256,7 +268,7 @@ function M.report(res)
   print()
   print_rows(res.diverge.title, res.diverge.rows, "%12.2f")
   print_rows(res.bank.title, res.bank.rows, "%12.2f")
-  print_rows(res.tensor.title, res.tensor.rows, "%12.1f")
+  print_rows(res.tensor.title, res.tensor.rows, "%12.1f", power_note)
 end
 
 if arg and arg[1] == "--report" then

@@ -29,12 +29,17 @@
 -- an H200); for a CPU, the cost of waking its worker threads (0 for one
 -- core: a plain function call). Copies between host and GPU memory are
 -- NOT included: the data is assumed to be where each device needs it.
--- GFLOP/s = floating-point operations / that total time. Energy is an
--- estimate: TDP (watts) x total time, as if each device ran at full power.
+-- GFLOP/s = floating-point operations / that total time. Energy: on a
+-- GPU whose preset has a power model (r.power_model: h200, h100; see
+-- arch/CALIBRATION.md "Power and sustained clocks") the model's energy of
+-- the kernel (r.energy_j, at the clock the power limit sustains) plus
+-- static power x launch time; elsewhere (CPUs, presets without a power
+-- model) the old estimate TDP (watts) x total time, as if the device ran at
+-- full power. energy_method says which ("model" or "tdp").
 --
 -- The result:
 --   c.cpu, c.gpu   {name, vendor, kernel_us, launch_us, time_us, gflops,
---                   kernel_gflops, energy_j, where = {compute = fraction,
+--                   kernel_gflops, energy_j, energy_method, where = {compute = fraction,
 --                   memory = ..., sync = ..., idle = ..., launch = ...},
 --                   result = the launch result table, out = output tensor}
 --   c.speedup      cpu time / gpu time (> 1: the GPU side was faster)
@@ -147,12 +152,16 @@ local function side(dev, o)
   local r, out = run_on(dev, o)
   local launch = dev.desc.launch_us
   local total = r.time_us + launch
+  local energy, method = dev.desc.tdp_watts * total * 1e-6, "tdp"
+  if r.power_model then   -- the kernel's modelled energy; the launch gap at static power
+    energy, method = r.energy_j + dev.desc.power_static_w * launch * 1e-6, "model"
+  end
   return {
     name = dev.name, vendor = dev.desc.vendor_name, kind = is_cpu(dev) and "cpu" or "gpu",
     kernel_us = r.time_us, launch_us = launch, time_us = total,
     gflops = total > 0 and r.flops / total / 1e3 or 0,
     kernel_gflops = r.time_us > 0 and r.flops / r.time_us / 1e3 or 0,
-    energy_j = dev.desc.tdp_watts * total * 1e-6,
+    energy_j = energy, energy_method = method,
     where = where(dev, r, total, launch), result = r, out = out, flops = r.flops,
   }
 end
@@ -172,9 +181,12 @@ local function describe(s, dev)
   local w = s.where
   return string.format(
     "  %s (%s; %s)\n" ..
-    "    time %.2f us = kernel %.2f us + launch %.2f us;  %.1f GFLOP/s;  energy ~%.3g mJ (TDP x time)\n" ..
+    "    time %.2f us = kernel %.2f us + launch %.2f us;  %.1f GFLOP/s;  energy ~%.3g mJ (%s)\n" ..
     "    time went to: computing %s, waiting for memory %s, barriers/block starts %s, idle %s, launch %s\n",
     s.name, s.vendor, shape_of(dev), s.time_us, s.kernel_us, s.launch_us, s.gflops, s.energy_j * 1e3,
+    s.energy_method == "model" and string.format("power model: %.0f W at %.0f MHz in the kernel",
+                                                 s.result.avg_power_w, s.result.clock_mhz_sustained)
+      or "TDP x time",
     pct(w.compute), pct(w.memory), pct(w.sync), pct(w.idle), pct(w.launch))
 end
 
