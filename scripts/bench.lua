@@ -91,6 +91,11 @@ if async_n then
       -- at l2_bytes_per_clk, nothing else in the way
       local l2_bytes = (r.l2_hits + r.l2_misses) * d.sector_bytes
       local l2_cycles = l2_bytes / d.l2_bytes_per_clk
+      if r.power_model then   -- arch/CALIBRATION.md "Power and sustained clocks"
+        line = line .. string.format("\n        power model: %.0f MHz sustained (%.0f W at %d MHz, TDP %d W; %.1f TF/s at %d MHz), %.1f mJ",
+          r.clock_mhz_sustained, r.power_boost_w, d.clock_mhz, d.tdp_watts, r.flops / r.time_us_boost / 1e6, d.clock_mhz,
+          r.energy_j * 1e3)
+      end
       return line .. string.format("\n        L2 moved %.0f MB = %.0f%% of its %d B/clk over the run: an L2-bound ceiling of %.0f TF/s",
         l2_bytes / 1e6, 100 * l2_cycles / r.cycles, d.l2_bytes_per_clk, r.tflops * r.cycles / l2_cycles)
     end
