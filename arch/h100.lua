@@ -90,7 +90,8 @@ return {
                                 -- 1.98 GHz = 1.1 MB in flight = 8.6 KB per SM = 268 sectors)
   mem_bytes = 80000000000,      -- [spec] 80 GB HBM3
 
-  -- for comparisons (lesson 15); not used by the timing model
+  -- tdp_watts: the power model's limit (below) and, with price and launch cost, for
+  -- comparisons (lesson 15); the other two are not used by the timing model
   tdp_watts = 700,              -- [spec] 700 W
   -- power model: the H200's (arch/h200.lua; same GH100 die, same 700 W
   -- limit, same clocks), see arch/CALIBRATION.md "Power and sustained

@@ -97,25 +97,34 @@ return {
                                 -- about 350 sectors of 32 bytes
   mem_bytes = 141000000000,     -- [spec] 141 GB HBM3e
 
-  -- for comparisons (lesson 15); not used by the timing model
+  -- tdp_watts: the power model's limit (below) and, with price and launch cost, for
+  -- comparisons (lesson 15); the other two are not used by the timing model
   tdp_watts = 700,              -- [spec] 700 W
-  -- power model (sim/core/power.h; sources and fits: arch/CALIBRATION.md
-  -- "Power and sustained clocks"). Dynamic energy in pJ at the boost
-  -- voltage; the launch's clock drops (DVFS) until it draws tdp_watts.
-  power_static_w = 100,         -- estimate: leakage + idle of board and HBM
-  power_pj_instr = 50,          -- estimate: fetch/decode/schedule per warp instruction
+  -- power model (sim/core/power.h; sources, fit and checks: arch/CALIBRATION.md
+  -- "Power and sustained clocks"). Dynamic energy in pJ at the boost voltage per
+  -- counted event; a launch that would draw more than tdp_watts at clock_mhz runs
+  -- at the lower clock (DVFS) where it draws tdp_watts: a dense Tensor Core GEMM
+  -- at ~1.57 GHz (Hopper reports under GEMM load: 1.5-1.575 GHz, DeepGEMM issue
+  -- #120, TileOPs PR #1588), FP32 and memory-bound kernels at 1.98 GHz.
+  power_static_w = 100,         -- estimate: leakage + idle draw of board, HBM, I/O
+  power_pj_instr = 50,          -- estimate: fetch/decode/schedule/operands per warp instruction
   power_pj_fp32 = 10,           -- estimate: FP32 FMA + 3 register reads + 1 write per lane
+                                --   (Horowitz ISSCC 2014 at 45 nm: FP32 mul 3.7 + add 0.9 pJ,
+                                --   8 KB SRAM ~10 pJ per 64 bits); an FMA-saturated chip then
+                                --   draws 453 W < 700 W: the FMA calibration keeps 1.98 GHz
   power_pj_int = 5,             -- estimate: integer op + register traffic per lane
   power_pj_sfu = 20,            -- estimate: SFU op per lane
-  power_pj_tc_f16 = 0.82,       -- fitted: the one fitted number (FP16 cluster GEMM)
-  power_pj_tc_bf16 = 0.82,      -- rule: = FP16 (same datapath, same rate)
-  power_pj_tc_tf32 = 1.64,      -- rule: 4096/2048 x FP16 (same array, half the FLOP per clock)
-  power_pj_tc_fp8 = 0.41,       -- rule: 4096/8192 x FP16 (twice the FLOP per clock)
-  power_pj_byte_l1 = 1.0,       -- estimate: SRAM access per byte (shared memory / L1)
-  power_pj_byte_l2 = 5.0,       -- estimate: L2 SRAM + crossbar wires per byte
-  power_pj_byte_dram = 32,      -- 4 pJ/bit HBM device + PHY
-  power_volt_slope = 0.5,       -- estimate: 10% less clock needs ~5% less voltage
-  power_mhz_min = 990,          -- estimate: the model's lowest sustained clock (half of boost)
+  power_pj_tc_f16 = 0.82,       -- fitted (the one fitted number): FP16 library GEMM 737 TF [meas]
+                                --   with tc_gemm_cluster_f16 at n = 4096
+  power_pj_tc_bf16 = 0.82,      -- rule: = FP16 (the same datapath at the same rate)
+  power_pj_tc_tf32 = 1.64,      -- rule: same power per cycle in every format = FP16 x 4096 / 2048
+  power_pj_tc_fp8 = 0.41,       -- rule: FP16 x 4096 / 8192
+  power_pj_byte_l1 = 1.0,       -- estimate: 256-bit 8 KB SRAM access 50 pJ at 28 nm (figures in
+                                --   Table 7 of doi:10.1186/s12859-018-2389-6) scaled to 4 nm
+  power_pj_byte_l2 = 5.0,       -- estimate: L2 SRAM + ~10-20 mm of wire (0.2 pJ/bit/mm at 28 nm, ibid.)
+  power_pj_byte_dram = 32,      -- 4 pJ/bit: HBM2 ~4 pJ/bit (O'Connor et al., MICRO 2017); HBM3e taken equal
+  power_volt_slope = 0.5,       -- estimate: 10% less clock needs ~5% less voltage (V-f curve unpublished)
+  power_mhz_min = 990,          -- estimate: the lowest clock the model may set (half of boost)
   price_per_hour = 4.5,         -- [spec] on-demand list price ~$4-5.6 per GPU-hour,
                                 -- volatile list price 2026
   launch_us = 3.2,              -- [meas] back-to-back empty kernel launches: 3.2 us each

@@ -91,7 +91,9 @@ typedef struct gpu_desc {
     double dram_gbps;              /* DRAM bandwidth, GB/s (1e9 bytes/s)     */
     uint32_t max_mem_inflight;     /* outstanding memory requests per SM     */
     uint64_t mem_bytes;            /* device memory capacity                 */
-    /* for comparisons (lesson 15): not used by the timing model */
+    /* the power limit of the power model below (with a model: the clock a
+     * launch sustains; without: only for comparisons), price and launch
+     * overhead for comparisons (lesson 15) */
     double tdp_watts;
     double price_per_hour;         /* USD, on-demand cloud list price        */
     double launch_us;              /* host launch overhead per kernel        */
