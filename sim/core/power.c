@@ -49,9 +49,9 @@ double power_at(const gpu_desc_t *d, double e_core_j, double e_dram_j, double t_
     double r = d->clock_mhz > 0.0 && mhz > 0.0 ? mhz / d->clock_mhz : 1.0;
     double v = power_volt(d, mhz);
     double t = t_boost_us / r;
-    double floor = t_dram_us < t_boost_us ? t_dram_us : t_boost_us;  /* at boost: t_boost */
-    if (floor > t)
-        t = floor;
+    double t_min = t_dram_us < t_boost_us ? t_dram_us : t_boost_us;  /* at boost: t_boost */
+    if (t_min > t)
+        t = t_min;
     double e_static = d->power_static_w * t * 1e-6;
     double e = e_core_j * v * v + e_dram_j + e_static;
     double p = t > 0.0 ? e / (t * 1e-6) : d->power_static_w;
