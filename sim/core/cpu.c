@@ -67,6 +67,7 @@ typedef struct cpu_core {
     uint32_t ctaid[3];           /* that block                               */
     warp_t *groups;              /* ngroups thread groups; owned per launch  */
     uint32_t *regs;              /* ngroups x nregs x 32 registers           */
+    uint64_t *ready;             /* ngroups x nregs: their scoreboard        */
     uint8_t *smem;               /* the block's shared memory                */
     uint32_t cur;                /* group executing now                      */
     uint32_t live;               /* groups not done                          */
@@ -234,6 +235,7 @@ static void core_free(cpu_core_t *k)
     free(k->rob_mem);
     free(k->groups);
     free(k->regs);
+    free(k->ready);
     free(k->smem);
     free(k->fill);
     free(k->filled);
@@ -743,7 +745,8 @@ static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
         uint32_t lanes = r->threads - first < W ? r->threads - first : W;
         uint32_t lane0 = first % WARP_SIZE;
         uint32_t mask = (lanes >= 32 ? 0xFFFFFFFFu : (1u << lanes) - 1u) << lane0;
-        warp_start(w, &k->regs[(size_t)g * r->nregs * WARP_SIZE], r->nregs, WARP_SIZE);
+        warp_start(w, &k->regs[(size_t)g * r->nregs * WARP_SIZE], &k->ready[(size_t)g * r->nregs], r->nregs,
+                   WARP_SIZE);
         /* The group is threads first..first+lanes-1 of the block: lanes
          * lane0.. of the block's warp first / 32, so that exec_step computes
          * their %tid exactly as on the GPU. */
@@ -752,9 +755,6 @@ static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
         w->warp_in_block = first / WARP_SIZE;
         w->slot = g;
         w->block_slot = 0;
-        /* the registers of a new group hold nothing pending */
-        for (uint32_t i = 0; i < ISA_NUM_REGS; i++)
-            w->reg_ready[i] = 0;
         memset(&k->fill[g], 0, sizeof k->fill[g]);
         k->filled[g] = 0;
     }
@@ -888,6 +888,7 @@ static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm,
 {
     free(k->groups);
     free(k->regs);
+    free(k->ready);
     free(k->smem);
     free(k->fill);
     free(k->filled);
@@ -896,8 +897,9 @@ static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm,
     k->ctx_off = i * CPU_CTX_BYTES;
     k->groups = calloc(r->ngroups, sizeof *k->groups);
     k->regs = calloc((size_t)r->ngroups * r->nregs * WARP_SIZE, sizeof *k->regs);
+    k->ready = calloc((size_t)r->ngroups * r->nregs, sizeof *k->ready);
     k->smem = r->prog->shared_bytes ? calloc(1, r->prog->shared_bytes) : NULL;
-    if (!k->groups || !k->regs || !k->fill || !k->filled || (r->prog->shared_bytes && !k->smem))
+    if (!k->groups || !k->regs || !k->ready || !k->fill || !k->filled || (r->prog->shared_bytes && !k->smem))
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for a CPU core's thread groups");
     k->fe = 0;
     k->fe_used = 0;

@@ -146,14 +146,18 @@ static void test_shared_values_and_wavefronts(void **state)
     for (uint32_t t = 0; t < 32; t++)
         for (uint32_t k = 0; k < 4; k++)
             assert_int_equal(out[4 * t + k], 30u + k);
-    assert_int_equal(st.smem_wavefronts, 4 + 1);   /* the broadcast load is 1 */
+    /* the broadcast load: 1 bank cycle, but the data path returns 128
+     * bytes a cycle, halved for lanes that share an address (lsu.h): 2 */
+    assert_int_equal(st.smem_wavefronts, 4 + 2);
     release(g, o);
 }
 
 /* The LSU's cost of one warp's vector access (memsys.h): a global .v4 of
  * 512 contiguous bytes is 4 lines = 4 cycles of the 128-byte L1 data
  * path; a .v2 of 256 bytes 2; a shared .v4 takes 4 wavefronts (cycles of
- * the banks), a .v2 2, a broadcast 1, and a .v4 with 32-byte steps 8. */
+ * the banks), a .v2 2, a broadcast .v4 2 (the data path, lsu.h), a .v4
+ * with 32-byte steps 8, a .v2 with 16-byte steps 4, and a .v4 in which
+ * lanes 2k and 2k+1 read the same 16 bytes 2; 8 lanes of .v4 take 1. */
 static void test_lsu_cycles(void **state)
 {
     gpu_t *g = *state;
@@ -182,7 +186,7 @@ static void test_lsu_cycles(void **state)
     assert_int_equal(res.sectors, 8);
     assert_int_equal(res.accepted, 202);
     static const struct { uint32_t bytes, step, wavefronts; } sh[] = {
-        { 16, 16, 4 }, { 8, 8, 2 }, { 16, 0, 1 }, { 16, 32, 8 }, { 8, 16, 4 },
+        { 16, 16, 4 }, { 8, 8, 2 }, { 16, 0, 2 }, { 8, 0, 1 }, { 16, 32, 8 }, { 8, 16, 4 },
     };
     r.space = MEMSYS_SHARED;
     for (uint32_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
@@ -194,6 +198,16 @@ static void test_lsu_cycles(void **state)
         assert_int_equal(res.wavefronts, sh[i].wavefronts);
         assert_int_equal(res.accepted, now + sh[i].wavefronts);
     }
+    for (uint32_t l = 0; l < 32; l++)      /* pairs: lanes 2k, 2k+1 share */
+        r.addr[l] = 16u * (l / 2);
+    r.bytes = 16;
+    memsys_access(&ms, 0, 20000, &r, &res);
+    assert_int_equal(res.wavefronts, 2);
+    r.mask = 0xFFu;                          /* 8 lanes x 16 bytes = 128 */
+    for (uint32_t l = 0; l < 32; l++)
+        r.addr[l] = 16u * l;
+    memsys_access(&ms, 0, 30000, &r, &res);
+    assert_int_equal(res.wavefronts, 1);
     memsys_free(&ms);
 }
 
