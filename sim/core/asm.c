@@ -13,8 +13,8 @@
  *      immediate post-dominator, see compute_reconv).
  *
  * The first error stops assembly. Messages look like gcc's:
- *   k.s:3:13: error: unknown register '%r64' (registers are %r0..%r63)
- *   add.s32 %r1, %r64, 2
+ *   k.s:3:13: error: unknown register '%r255' (registers are %r0..%r254)
+ *   add.s32 %r1, %r255, 2
  *               ^
  * Columns are 1-based byte columns; the caret line copies tabs from the
  * source line so that it lines up in a terminal.

@@ -163,6 +163,7 @@ void cpu_desc_default(cpu_desc_t *d)
     d->mem_bytes = 256ull << 30;
     d->max_threads_per_block = 1024;
     d->smem_per_block = 256 * 1024;
+    d->max_regs_per_thread = 255;
     d->tdp_watts = 12.0;
     d->price_per_hour = 0.0;
 }
@@ -214,6 +215,7 @@ int cpu_desc_validate(const cpu_desc_t *d, simt_err_t *err)
         check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
         check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
         check_u("smem_per_block", d->smem_per_block, 0, 1u << 24, err) ||
+        check_u("max_regs_per_thread", d->max_regs_per_thread, 1, ISA_NUM_REGS, err) ||
         check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
         check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err))
         return -1;
@@ -877,6 +879,10 @@ static int check_launch(const cpu_t *c, const isa_program_t *p, const cpu_launch
     if (threads > d->max_threads_per_block)
         return simt_errf(err, SIMT_E_LAUNCH, "block of %" PRIu64 " threads exceeds %" PRIu32
                          ", the most threads per block on %s", threads, d->max_threads_per_block, d->name);
+    if (p->nregs > d->max_regs_per_thread)
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " registers per thread (%%r0..%%r%" PRIu32
+                         "), more than the %" PRIu32 " a thread may have on %s (max_regs_per_thread)",
+                         p->name, p->nregs, p->nregs - 1, d->max_regs_per_thread, d->name);
     if (p->shared_bytes > d->smem_per_block)
         return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " bytes of shared memory per block; "
                          "%s allows %" PRIu32, p->name, p->shared_bytes, d->name, d->smem_per_block);

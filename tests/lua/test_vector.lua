@@ -118,6 +118,11 @@ do
   local ok, msg = pcall(small.launch, small, ks, { grid = 1, block = 32 }, out, 0, 0)
   expect(not ok and msg:find("kernel 'smem_v4' needs 204 registers per thread (%r0..%r203), more than the " ..
                              "128 a thread may have on h200 (max_regs_per_thread)", 1, true), tostring(msg))
+  local cpu = simt.cpu{ arch = "cpu-core", max_regs_per_thread = 200 }
+  out = cpu:tensor{ 4 * 32, dtype = "i32" }
+  ok, msg = pcall(cpu.launch, cpu, ks, { grid = 1, block = 32 }, out, 0, 0)
+  expect(not ok and msg:find("kernel 'smem_v4' needs 204 registers per thread (%r0..%r203), more than the " ..
+                             "200 a thread may have on cpu-core (max_regs_per_thread)", 1, true), tostring(msg))
 end
 
 if failures > 0 then
