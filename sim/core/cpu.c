@@ -547,8 +547,9 @@ static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, c
             wait_mem = 0;
         }
     if (d->in_order) {
-        if (dep->dst != ISA_NO_REG && w->reg_ready[dep->dst] > t)
-            t = w->reg_ready[dep->dst];
+        for (uint32_t j = 0; dep->dst != ISA_NO_REG && j < dep->dst_n; j++)
+            if (w->reg_ready[dep->dst + j] > t)
+                t = w->reg_ready[dep->dst + j];
         if (k->last_start > t)
             t = k->last_start;
     }
