@@ -223,8 +223,8 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
         warp_t *w = &sm->warps[blk->first_warp + i];
         uint32_t first_thread = i * WARP_SIZE;
         uint32_t lanes = l->threads_per_block - first_thread;
-        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE], &sm->reg_ready[(size_t)w->slot * nregs], nregs,
-                   lanes > WARP_SIZE ? WARP_SIZE : lanes);
+        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE],
+                   &sm->reg_ready[(size_t)w->slot * nregs], nregs, lanes > WARP_SIZE ? WARP_SIZE : lanes);
         w->block_slot = b;
         w->warp_in_block = i;
         memset(&sm->async[w->slot], 0, sizeof sm->async[w->slot]);
