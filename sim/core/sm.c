@@ -94,11 +94,14 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         for (uint32_t i = 0; i < d->nsrc; i++)
             for (uint32_t k = 0; k < d->src_n[i]; k++)
                 d->regs[d->nregs++] = (uint8_t)(d->src[i] + k);
-        if (d->dst != ISA_NO_REG)
-            for (uint32_t k = 0; k < d->dst_n; k++) {
+        if (d->dst != ISA_NO_REG) {
+            for (uint32_t k = 0; k < d->dst_n; k++)
                 d->regs[d->nregs++] = (uint8_t)(d->dst + k);
-                d->dst_bits |= 1ull << (d->dst + k);
-            }
+            d->dst_word = (uint8_t)(d->dst >> 6);
+            if ((d->dst & 63u) + d->dst_n <= 64u)
+                for (uint32_t k = 0; k < d->dst_n; k++)
+                    d->dst_bits |= 1ull << ((d->dst & 63u) + k);
+        }
     }
 }
 
@@ -110,7 +113,7 @@ static size_t round_up(size_t n) { return (n + SM_ALIGN - 1) / SM_ALIGN * SM_ALI
 
 /* How sm_init carves one SM's host memory: where each array starts. */
 typedef struct sm_layout {
-    size_t warps, regfile, view, view_at, sleepers, blocks, async, smem, total;
+    size_t warps, regfile, ready, view, view_at, sleepers, blocks, async, smem, total;
 } sm_layout_t;
 
 static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks_per_sm)
@@ -121,7 +124,8 @@ static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks
     sm_layout_t y;
     y.warps = 0;
     y.regfile = y.warps + round_up((size_t)nwarps * sizeof(warp_t));
-    y.view = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
+    y.ready = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
+    y.view = y.ready + round_up((size_t)nwarps * nregs * sizeof(uint64_t));
     y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sm_slot_t));
     y.sleepers = y.view_at + round_up((size_t)nwarps * sizeof(uint32_t));
     y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sm_sleeper_t));
@@ -153,13 +157,14 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
     sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
     sm_layout_t y = layout(l, sm->nsched, blocks_per_sm);
     uint8_t *m = host;
-    /* zero all but the registers and shared memory, which warp_start and
-     * sm_place_block zero for each block they hold (an H200's 20 MB of
-     * registers need not all be touched) */
+    /* zero all but the registers (and their scoreboard) and shared memory,
+     * which warp_start and sm_place_block zero for each block they hold (an
+     * H200's 20 MB of registers need not all be touched) */
     memset(m, 0, y.regfile);
     memset(m + y.view, 0, y.smem - y.view);
     sm->warps = (warp_t *)(m + y.warps);
     sm->regfile = (uint32_t *)(m + y.regfile);
+    sm->reg_ready = (uint64_t *)(m + y.ready);
     sm->view = (sm_slot_t *)(m + y.view);
     sm->view_at = (uint32_t *)(m + y.view_at);
     sm->blocks = (sm_block_t *)(m + y.blocks);
@@ -224,8 +229,8 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
         warp_t *w = &sm->warps[blk->first_warp + i];
         uint32_t first_thread = i * WARP_SIZE;
         uint32_t lanes = l->threads_per_block - first_thread;
-        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE], nregs,
-                   lanes > WARP_SIZE ? WARP_SIZE : lanes);
+        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE],
+                   &sm->reg_ready[(size_t)w->slot * nregs], nregs, lanes > WARP_SIZE ? WARP_SIZE : lanes);
         w->block_slot = b;
         w->warp_in_block = i;
         memset(&sm->async[w->slot], 0, sizeof sm->async[w->slot]);
@@ -260,7 +265,7 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
         uint64_t rt = w->reg_ready[reg];
         if (rt > t) {
             t = rt;
-            r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+            r = warp_reg_mem(w, reg) ? STALL_MEMORY : STALL_DEPENDENCY;
         }
     }
     for (uint32_t i = 0; i < 3 && d->psrc[i] != ISA_NO_REG; i++)
@@ -685,7 +690,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         uint64_t ready = now + (info->remote ? l->desc->lat_cluster : l->latency[UNIT_LSU]);
         uint32_t d = in->opd[0].index;
         w->reg_ready[d] = ready;
-        w->reg_mem |= 1ull << d;
+        warp_set_reg_mem(w, d, 1);
         if (ready > l->last_activity)
             l->last_activity = ready;
         return 0;
@@ -768,7 +773,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         s->unit_free[UNIT_TENSOR] = now + 1;
         for (uint32_t r = d; r < d + n / 2; r++) {
             w->reg_ready[r] = end;
-            w->reg_mem &= ~(1ull << r);
+            warp_set_reg_mem(w, r, 0);
         }
         st->sld_bytes += smem_bytes;           /* operand reads count as shared loads */
         st->smem_wavefronts += wavefronts;
@@ -850,9 +855,11 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
         uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes * info.parts;
         if (info.space == SPACE_SHARED) {
-            if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
+            if (info.is_store) { st->sst_bytes += bytes; st->sst_requests++; }
+            else { st->sld_bytes += bytes; st->sld_requests++; }
         } else {
-            if (info.is_store) st->gst_bytes += bytes; else st->gld_bytes += bytes;
+            if (info.is_store) { st->gst_bytes += bytes; st->gst_requests++; }
+            else { st->gld_bytes += bytes; st->gld_requests++; }
         }
         if (ready > l->last_activity)
             l->last_activity = ready;
@@ -862,9 +869,16 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     if (s->unit_free[d->unit] > s->busy_until)
         s->busy_until = s->unit_free[d->unit];
     if (d->dst != ISA_NO_REG) {
+        /* every register of a range (wmma fragment, ld.v2/.v4) at once */
         for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
             w->reg_ready[reg] = ready;
-        w->reg_mem = from_mem ? w->reg_mem | d->dst_bits : w->reg_mem & ~d->dst_bits;
+        if (d->dst_bits) {
+            uint64_t m = w->reg_mem[d->dst_word];
+            w->reg_mem[d->dst_word] = from_mem ? m | d->dst_bits : m & ~d->dst_bits;
+        } else {
+            for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
+                warp_set_reg_mem(w, reg, from_mem);
+        }
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;

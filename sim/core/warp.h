@@ -18,6 +18,7 @@
 
 #define WARP_SIZE      32
 #define WARP_STACK_MAX 72   /* deep enough for 32 lane splits plus nesting */
+#define WARP_REG_WORDS ((ISA_NUM_REGS + 63) / 64)  /* 64-bit words of a register bit set */
 
 typedef struct warp_entry {
     uint32_t pc;    /* next instruction for these lanes                  */
@@ -36,6 +37,11 @@ typedef struct warp {
     /* Field order: what every issue touches comes first, so that it
      * shares a few cache lines (the simulator keeps thousands of warps). */
     uint32_t *regs;             /* nregs x 32 values: regs[r * 32 + lane]   */
+    uint64_t *reg_ready;        /* nregs entries: cycle each register's
+                                   pending write arrives (the scoreboard;
+                                   owned by the caller like regs, so that a
+                                   warp costs host memory by the kernel's
+                                   registers, not by ISA_NUM_REGS)          */
     uint32_t nregs;             /* registers per thread for this kernel     */
     uint32_t depth;             /* entries in use; 0 when done              */
     uint32_t live;              /* lanes that exist and have not exited     */
@@ -50,15 +56,15 @@ typedef struct warp {
     uint64_t age;               /* dispatch order, for greedy-then-oldest   */
     /* timing state, owned by sm.c */
     uint64_t next_issue;        /* earliest cycle the next issue may happen */
-    uint64_t reg_mem;           /* bit r set: r's pending write is a load   */
     uint64_t dep_ready;         /* cycle the next instruction's operands are
                                    ready (cached: changes only when this
                                    warp issues or leaves a barrier)         */
     uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
+    uint64_t reg_mem[WARP_REG_WORDS]; /* bit r set: r's pending write is a load
+                                   (warp_reg_mem, warp_set_reg_mem)         */
     uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
     uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
     warp_entry_t stack[WARP_STACK_MAX]; /* SIMT reconvergence stack         */
-    uint64_t reg_ready[ISA_NUM_REGS];   /* cycle each register is written   */
 } warp_t;
 
 /* Number of lanes set in a mask. */
@@ -69,9 +75,22 @@ static inline uint32_t warp_popcount(uint32_t v)
     return bits_popcount32(v);
 }
 
+/* Whether register r's pending write comes from memory (a load), for the
+ * stall reason; and setting it when r's write is scheduled. */
+static inline int warp_reg_mem(const warp_t *w, uint32_t r)
+{
+    return (int)(w->reg_mem[r >> 6] >> (r & 63) & 1u);
+}
+
+static inline void warp_set_reg_mem(warp_t *w, uint32_t r, int from_mem)
+{
+    uint64_t b = 1ull << (r & 63);
+    w->reg_mem[r >> 6] = from_mem ? w->reg_mem[r >> 6] | b : w->reg_mem[r >> 6] & ~b;
+}
+
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold
- * nregs * 32 values and is zeroed. */
-void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes);
+ * nregs * 32 values and ready nregs (the scoreboard); both are zeroed. */
+void warp_start(warp_t *w, uint32_t *regs, uint64_t *ready, uint32_t nregs, uint32_t lanes);
 
 /* The executing path: its pc and its lanes (0 when done). */
 static inline uint32_t warp_pc(const warp_t *w) { return w->depth ? w->stack[w->depth - 1].pc : ISA_NO_PC; }
