@@ -22,7 +22,7 @@
 // What the compiler makes of it (and this file does by hand):
 //   - the inner loop fully unrolled: every shared address is one base
 //     register plus an immediate (As[ty][k] at +4k, Bs[k][tx] at +64k);
-//   - As[ty][k..k+3] read with one 128-bit load (LDS.128, here 4 scalar loads):
+//   - As[ty][k..k+3] read with one 128-bit load (LDS.128):
 //     the four floats are contiguous and 16-byte aligned, and every lane
 //     of a warp reads the same address (one row ty per warp half), so
 //     it is a broadcast: 4 vector + 16 scalar loads per 16 FMAs;
@@ -92,10 +92,7 @@ STEP:
     st.shared.f32 [%r13], %r21;
     bar.sync;  // both tiles complete
     // acc += As[ty][k] * Bs[k][tx], k = 0..15, unrolled; As four at a time
-    ld.shared.f32 %r24, [%r9+0];  // As[ty][0]
-    ld.shared.f32 %r25, [%r9+4];  // As[ty][1]
-    ld.shared.f32 %r26, [%r9+8];  // As[ty][2]
-    ld.shared.f32 %r27, [%r9+12];  // As[ty][3]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+0];  // As[ty][0..3] (broadcast)
     ld.shared.f32 %r28, [%r12+0];  // Bs[0][tx]
     ld.shared.f32 %r29, [%r12+64];  // Bs[1][tx]
     ld.shared.f32 %r30, [%r12+128];  // Bs[2][tx]
@@ -104,10 +101,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+16];  // As[ty][4]
-    ld.shared.f32 %r25, [%r9+20];  // As[ty][5]
-    ld.shared.f32 %r26, [%r9+24];  // As[ty][6]
-    ld.shared.f32 %r27, [%r9+28];  // As[ty][7]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+16];  // As[ty][4..7] (broadcast)
     ld.shared.f32 %r28, [%r12+256];  // Bs[4][tx]
     ld.shared.f32 %r29, [%r12+320];  // Bs[5][tx]
     ld.shared.f32 %r30, [%r12+384];  // Bs[6][tx]
@@ -116,10 +110,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+32];  // As[ty][8]
-    ld.shared.f32 %r25, [%r9+36];  // As[ty][9]
-    ld.shared.f32 %r26, [%r9+40];  // As[ty][10]
-    ld.shared.f32 %r27, [%r9+44];  // As[ty][11]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+32];  // As[ty][8..11] (broadcast)
     ld.shared.f32 %r28, [%r12+512];  // Bs[8][tx]
     ld.shared.f32 %r29, [%r12+576];  // Bs[9][tx]
     ld.shared.f32 %r30, [%r12+640];  // Bs[10][tx]
@@ -128,10 +119,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+48];  // As[ty][12]
-    ld.shared.f32 %r25, [%r9+52];  // As[ty][13]
-    ld.shared.f32 %r26, [%r9+56];  // As[ty][14]
-    ld.shared.f32 %r27, [%r9+60];  // As[ty][15]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+48];  // As[ty][12..15] (broadcast)
     ld.shared.f32 %r28, [%r12+768];  // Bs[12][tx]
     ld.shared.f32 %r29, [%r12+832];  // Bs[13][tx]
     ld.shared.f32 %r30, [%r12+896];  // Bs[14][tx]

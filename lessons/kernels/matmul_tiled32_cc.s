@@ -22,7 +22,7 @@
 // What the compiler makes of it (and this file does by hand):
 //   - the inner loop fully unrolled: every shared address is one base
 //     register plus an immediate (As[ty][k] at +4k, Bs[k][tx] at +128k);
-//   - As[ty][k..k+3] read with one 128-bit load (LDS.128, here 4 scalar loads):
+//   - As[ty][k..k+3] read with one 128-bit load (LDS.128):
 //     the four floats are contiguous and 16-byte aligned, and every lane
 //     of a warp reads the same address (one row ty per warp), so
 //     it is a broadcast: 8 vector + 32 scalar loads per 32 FMAs;
@@ -92,10 +92,7 @@ STEP:
     st.shared.f32 [%r13], %r21;
     bar.sync;  // both tiles complete
     // acc += As[ty][k] * Bs[k][tx], k = 0..31, unrolled; As four at a time
-    ld.shared.f32 %r24, [%r9+0];  // As[ty][0]
-    ld.shared.f32 %r25, [%r9+4];  // As[ty][1]
-    ld.shared.f32 %r26, [%r9+8];  // As[ty][2]
-    ld.shared.f32 %r27, [%r9+12];  // As[ty][3]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+0];  // As[ty][0..3] (broadcast)
     ld.shared.f32 %r28, [%r12+0];  // Bs[0][tx]
     ld.shared.f32 %r29, [%r12+128];  // Bs[1][tx]
     ld.shared.f32 %r30, [%r12+256];  // Bs[2][tx]
@@ -104,10 +101,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+16];  // As[ty][4]
-    ld.shared.f32 %r25, [%r9+20];  // As[ty][5]
-    ld.shared.f32 %r26, [%r9+24];  // As[ty][6]
-    ld.shared.f32 %r27, [%r9+28];  // As[ty][7]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+16];  // As[ty][4..7] (broadcast)
     ld.shared.f32 %r28, [%r12+512];  // Bs[4][tx]
     ld.shared.f32 %r29, [%r12+640];  // Bs[5][tx]
     ld.shared.f32 %r30, [%r12+768];  // Bs[6][tx]
@@ -116,10 +110,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+32];  // As[ty][8]
-    ld.shared.f32 %r25, [%r9+36];  // As[ty][9]
-    ld.shared.f32 %r26, [%r9+40];  // As[ty][10]
-    ld.shared.f32 %r27, [%r9+44];  // As[ty][11]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+32];  // As[ty][8..11] (broadcast)
     ld.shared.f32 %r28, [%r12+1024];  // Bs[8][tx]
     ld.shared.f32 %r29, [%r12+1152];  // Bs[9][tx]
     ld.shared.f32 %r30, [%r12+1280];  // Bs[10][tx]
@@ -128,10 +119,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+48];  // As[ty][12]
-    ld.shared.f32 %r25, [%r9+52];  // As[ty][13]
-    ld.shared.f32 %r26, [%r9+56];  // As[ty][14]
-    ld.shared.f32 %r27, [%r9+60];  // As[ty][15]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+48];  // As[ty][12..15] (broadcast)
     ld.shared.f32 %r28, [%r12+1536];  // Bs[12][tx]
     ld.shared.f32 %r29, [%r12+1664];  // Bs[13][tx]
     ld.shared.f32 %r30, [%r12+1792];  // Bs[14][tx]
@@ -140,10 +128,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+64];  // As[ty][16]
-    ld.shared.f32 %r25, [%r9+68];  // As[ty][17]
-    ld.shared.f32 %r26, [%r9+72];  // As[ty][18]
-    ld.shared.f32 %r27, [%r9+76];  // As[ty][19]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+64];  // As[ty][16..19] (broadcast)
     ld.shared.f32 %r28, [%r12+2048];  // Bs[16][tx]
     ld.shared.f32 %r29, [%r12+2176];  // Bs[17][tx]
     ld.shared.f32 %r30, [%r12+2304];  // Bs[18][tx]
@@ -152,10 +137,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+80];  // As[ty][20]
-    ld.shared.f32 %r25, [%r9+84];  // As[ty][21]
-    ld.shared.f32 %r26, [%r9+88];  // As[ty][22]
-    ld.shared.f32 %r27, [%r9+92];  // As[ty][23]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+80];  // As[ty][20..23] (broadcast)
     ld.shared.f32 %r28, [%r12+2560];  // Bs[20][tx]
     ld.shared.f32 %r29, [%r12+2688];  // Bs[21][tx]
     ld.shared.f32 %r30, [%r12+2816];  // Bs[22][tx]
@@ -164,10 +146,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+96];  // As[ty][24]
-    ld.shared.f32 %r25, [%r9+100];  // As[ty][25]
-    ld.shared.f32 %r26, [%r9+104];  // As[ty][26]
-    ld.shared.f32 %r27, [%r9+108];  // As[ty][27]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+96];  // As[ty][24..27] (broadcast)
     ld.shared.f32 %r28, [%r12+3072];  // Bs[24][tx]
     ld.shared.f32 %r29, [%r12+3200];  // Bs[25][tx]
     ld.shared.f32 %r30, [%r12+3328];  // Bs[26][tx]
@@ -176,10 +155,7 @@ STEP:
     fma.f32 %r17, %r25, %r29, %r17;
     fma.f32 %r17, %r26, %r30, %r17;
     fma.f32 %r17, %r27, %r31, %r17;
-    ld.shared.f32 %r24, [%r9+112];  // As[ty][28]
-    ld.shared.f32 %r25, [%r9+116];  // As[ty][29]
-    ld.shared.f32 %r26, [%r9+120];  // As[ty][30]
-    ld.shared.f32 %r27, [%r9+124];  // As[ty][31]
+    ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r9+112];  // As[ty][28..31] (broadcast)
     ld.shared.f32 %r28, [%r12+3584];  // Bs[28][tx]
     ld.shared.f32 %r29, [%r12+3712];  // Bs[29][tx]
     ld.shared.f32 %r30, [%r12+3840];  // Bs[30][tx]
