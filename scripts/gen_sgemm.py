@@ -25,7 +25,8 @@ HEADER = """\
 //     if (tile + 1 < K/8) { ldA = next A float4; ldB = next B float4; }
 //     #pragma unroll
 //     for (k = 0; k < 8; k++) {
-//       if (k == 7) { store ldA/ldB into the other buffer; __syncthreads(); }
+//       if (k == 6) store ldA/ldB into the other buffer (no warp reads it now);
+//       if (k == 7) { __syncthreads(); swap buffers; }
 //       a[(k+1)%2] = 2 float4 of As[..][(k+1)%8]; b[(k+1)%2] = 2 float4 of Bs;
 //       for i, j < 8: acc[i][j] = fmaf(a[k%2][i], b[k%2][j], acc[i][j]);
 //     }
@@ -61,7 +62,11 @@ HEADER = """\
 //          16) are double-buffered: the global loads of tile t+1 are in
 //          flight during the 512 FMAs of tile t, the fragment loads of k+1
 //          during the 64 FMAs of k, and the block needs one bar.sync per
-//          tile. What is left (issue slots: 512 FMA of ~560 instructions
+//          tile. As nvcc schedules LDS among FFMAs, each fragment load is
+//          placed 16 FMAs after the previous one (not 4 in a row: a warp's
+//          LSU takes one instruction per 4 cycles, and 4 back-to-back loads
+//          made warps wait for the pipe: 80% -> 83% of peak on 4 SMs), and
+//          the tile stores go among the FMAs of k = 6. What is left (issue slots: 512 FMA of ~560 instructions
 //          per tile, barrier waits, the ramp and the epilogue) is in
 //          arch/CALIBRATION.md, "FP32 GEMM like a library".
 // Registers: %r0-%r63 accumulators (acc[i][j] = %r(8i+j)), %r64-%r95 the
@@ -122,7 +127,7 @@ def store_lines():
 def store_tiles():
     out.extend(store_lines())
 
-SPREAD = 8   # one pending fragment load every SPREAD FMAs, as a compiler schedules LDS among FFMAs
+SPREAD = 16  # one pending fragment load every SPREAD FMAs, as a compiler schedules LDS among FFMAs
 
 def fmas(buf, pending=(), spread=SPREAD):
     a, b = FRAG[buf], FRAG[buf] + 8
@@ -152,7 +157,7 @@ e("add.u32 %s, %s, %s" % (r(T4), r(T4), r(T5)), "ni = (w%2)*8 + l%8")
 e("shl.b32 %s, %s, 4" % (r(RA), r(T3)))
 e("add.u32 %s, %s, smem" % (r(RA), r(RA)), "rdA = &As[0][0][mi*4]")
 e("shl.b32 %s, %s, 4" % (r(RB), r(T4)))
-e("add.u32 %s, %s, smem+4096" % (r(RB), r(RB)) if False else "add.u32 %s, %s, 4096" % (r(RB), r(RB)))
+e("add.u32 %s, %s, 4096" % (r(RB), r(RB)), "Bs follows As (4096 bytes) in each buffer")
 e("add.u32 %s, %s, smem" % (r(RB), r(RB)), "rdB = &Bs[0][0][ni*4]")
 cm("keep mi, ni for the epilogue: %r122 = mi, %r123 = ni")
 e("mov.u32 %r122, " + r(T3))
@@ -170,7 +175,7 @@ e("and.b32 %s, %s, 31" % (r(T5), r(T0)))
 e("shl.b32 %s, %s, 2" % (r(T5), r(T5)), "(t%32)*4: the first B column")
 e("shl.b32 %s, %s, 2" % (r(T6), r(T5)))
 e("add.u32 %s, %s, %s" % (r(WB), r(WB), r(T6)))
-e("add.u32 %s, %s, smem+4096" % (r(WB), r(WB)) if False else "add.u32 %s, %s, 4096" % (r(WB), r(WB)))
+e("add.u32 %s, %s, 4096" % (r(WB), r(WB)))
 e("add.u32 %s, %s, smem" % (r(WB), r(WB)))
 cm("global pointers: gA = &A[min(by*128 + t/2, M-1)][(t%2)*4]")
 e("mov.u32 %s, %%ctaid.y" % r(T6))
@@ -259,7 +264,7 @@ for i in range(8):
         e("add.u32 %s, %s, %s" % (r(T3), r(T3), r(T5)), "rows +64 ..")
         e("add.u32 %s, %s, 64" % (r(T2), r(T2)))
     if i % 4 != 0:
-        e("add.u32 %s, %s, %s" % (r(T6), r(T3), r(T4)) if False else "add.u32 %s, %s, %s" % (r(T3), r(T3), r(T4)), "next row")
+        e("add.u32 %s, %s, %s" % (r(T3), r(T3), r(T4)), "next row")
     e("add.u32 %s, %s, %d" % (r(T1), r(T2), i % 4), "row %s" % ("row0 + %d" % row_off))
     e("setp.lt.u32 %%p3, %s, %s" % (r(T1), r(MM)))
     e("and.pred %p4, %p3, %p6")

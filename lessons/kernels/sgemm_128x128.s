@@ -17,7 +17,8 @@
 //     if (tile + 1 < K/8) { ldA = next A float4; ldB = next B float4; }
 //     #pragma unroll
 //     for (k = 0; k < 8; k++) {
-//       if (k == 7) { store ldA/ldB into the other buffer; __syncthreads(); }
+//       if (k == 6) store ldA/ldB into the other buffer (no warp reads it now);
+//       if (k == 7) { __syncthreads(); swap buffers; }
 //       a[(k+1)%2] = 2 float4 of As[..][(k+1)%8]; b[(k+1)%2] = 2 float4 of Bs;
 //       for i, j < 8: acc[i][j] = fmaf(a[k%2][i], b[k%2][j], acc[i][j]);
 //     }
@@ -53,7 +54,11 @@
 //          16) are double-buffered: the global loads of tile t+1 are in
 //          flight during the 512 FMAs of tile t, the fragment loads of k+1
 //          during the 64 FMAs of k, and the block needs one bar.sync per
-//          tile. What is left (issue slots: 512 FMA of ~560 instructions
+//          tile. As nvcc schedules LDS among FFMAs, each fragment load is
+//          placed 16 FMAs after the previous one (not 4 in a row: a warp's
+//          LSU takes one instruction per 4 cycles, and 4 back-to-back loads
+//          made warps wait for the pipe: 80% -> 83% of peak on 4 SMs), and
+//          the tile stores go among the FMAs of k = 6. What is left (issue slots: 512 FMA of ~560 instructions
 //          per tile, barrier waits, the ramp and the epilogue) is in
 //          arch/CALIBRATION.md, "FP32 GEMM like a library".
 // Registers: %r0-%r63 accumulators (acc[i][j] = %r(8i+j)), %r64-%r95 the
@@ -87,7 +92,7 @@
     shl.b32 %r109, %r118, 4;
     add.u32 %r109, %r109, smem;  // rdA = &As[0][0][mi*4]
     shl.b32 %r110, %r119, 4;
-    add.u32 %r110, %r110, 4096;
+    add.u32 %r110, %r110, 4096;  // Bs follows As (4096 bytes) in each buffer
     add.u32 %r110, %r110, smem;  // rdB = &Bs[0][0][ni*4]
     // keep mi, ni for the epilogue: %r122 = mi, %r123 = ni
     mov.u32 %r122, %r118;
@@ -219,7 +224,7 @@ TILE:
     @%p1 ld.global.v4.f32 {%r96,%r97,%r98,%r99}, [%r104];
     @%p1 ld.global.v4.f32 {%r100,%r101,%r102,%r103}, [%r105];
     // k = 0: 64 FMAs on fragment buffer 0, with the 4 loads of k = 1's fragments
-    // into buffer 1 spread among them (one every 8 FMAs)
+    // into buffer 1 spread among them (one every 16 FMAs)
     ld.shared.v4.f32 {%r80,%r81,%r82,%r83}, [%r109+512];  // a[0..3] = As[k=1][mi*4 ..]
     fma.f32 %r0, %r64, %r72, %r0;
     fma.f32 %r1, %r64, %r73, %r1;
@@ -229,7 +234,6 @@ TILE:
     fma.f32 %r5, %r64, %r77, %r5;
     fma.f32 %r6, %r64, %r78, %r6;
     fma.f32 %r7, %r64, %r79, %r7;
-    ld.shared.v4.f32 {%r84,%r85,%r86,%r87}, [%r109+768];  // a[4..7] = As[k=1][64 + mi*4 ..]
     fma.f32 %r8, %r65, %r72, %r8;
     fma.f32 %r9, %r65, %r73, %r9;
     fma.f32 %r10, %r65, %r74, %r10;
@@ -238,7 +242,7 @@ TILE:
     fma.f32 %r13, %r65, %r77, %r13;
     fma.f32 %r14, %r65, %r78, %r14;
     fma.f32 %r15, %r65, %r79, %r15;
-    ld.shared.v4.f32 {%r88,%r89,%r90,%r91}, [%r110+512];  // b[0..3] = Bs[k=1][ni*4 ..]
+    ld.shared.v4.f32 {%r84,%r85,%r86,%r87}, [%r109+768];  // a[4..7] = As[k=1][64 + mi*4 ..]
     fma.f32 %r16, %r66, %r72, %r16;
     fma.f32 %r17, %r66, %r73, %r17;
     fma.f32 %r18, %r66, %r74, %r18;
@@ -247,7 +251,6 @@ TILE:
     fma.f32 %r21, %r66, %r77, %r21;
     fma.f32 %r22, %r66, %r78, %r22;
     fma.f32 %r23, %r66, %r79, %r23;
-    ld.shared.v4.f32 {%r92,%r93,%r94,%r95}, [%r110+768];  // b[4..7] = Bs[k=1][64 + ni*4 ..]
     fma.f32 %r24, %r67, %r72, %r24;
     fma.f32 %r25, %r67, %r73, %r25;
     fma.f32 %r26, %r67, %r74, %r26;
@@ -256,6 +259,7 @@ TILE:
     fma.f32 %r29, %r67, %r77, %r29;
     fma.f32 %r30, %r67, %r78, %r30;
     fma.f32 %r31, %r67, %r79, %r31;
+    ld.shared.v4.f32 {%r88,%r89,%r90,%r91}, [%r110+512];  // b[0..3] = Bs[k=1][ni*4 ..]
     fma.f32 %r32, %r68, %r72, %r32;
     fma.f32 %r33, %r68, %r73, %r33;
     fma.f32 %r34, %r68, %r74, %r34;
@@ -272,6 +276,7 @@ TILE:
     fma.f32 %r45, %r69, %r77, %r45;
     fma.f32 %r46, %r69, %r78, %r46;
     fma.f32 %r47, %r69, %r79, %r47;
+    ld.shared.v4.f32 {%r92,%r93,%r94,%r95}, [%r110+768];  // b[4..7] = Bs[k=1][64 + ni*4 ..]
     fma.f32 %r48, %r70, %r72, %r48;
     fma.f32 %r49, %r70, %r73, %r49;
     fma.f32 %r50, %r70, %r74, %r50;
@@ -289,7 +294,7 @@ TILE:
     fma.f32 %r62, %r71, %r78, %r62;
     fma.f32 %r63, %r71, %r79, %r63;
     // k = 1: 64 FMAs on fragment buffer 1, with the 4 loads of k = 2's fragments
-    // into buffer 0 spread among them (one every 8 FMAs)
+    // into buffer 0 spread among them (one every 16 FMAs)
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r109+1024];  // a[0..3] = As[k=2][mi*4 ..]
     fma.f32 %r0, %r80, %r88, %r0;
     fma.f32 %r1, %r80, %r89, %r1;
@@ -299,7 +304,6 @@ TILE:
     fma.f32 %r5, %r80, %r93, %r5;
     fma.f32 %r6, %r80, %r94, %r6;
     fma.f32 %r7, %r80, %r95, %r7;
-    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+1280];  // a[4..7] = As[k=2][64 + mi*4 ..]
     fma.f32 %r8, %r81, %r88, %r8;
     fma.f32 %r9, %r81, %r89, %r9;
     fma.f32 %r10, %r81, %r90, %r10;
@@ -308,7 +312,7 @@ TILE:
     fma.f32 %r13, %r81, %r93, %r13;
     fma.f32 %r14, %r81, %r94, %r14;
     fma.f32 %r15, %r81, %r95, %r15;
-    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+1024];  // b[0..3] = Bs[k=2][ni*4 ..]
+    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+1280];  // a[4..7] = As[k=2][64 + mi*4 ..]
     fma.f32 %r16, %r82, %r88, %r16;
     fma.f32 %r17, %r82, %r89, %r17;
     fma.f32 %r18, %r82, %r90, %r18;
@@ -317,7 +321,6 @@ TILE:
     fma.f32 %r21, %r82, %r93, %r21;
     fma.f32 %r22, %r82, %r94, %r22;
     fma.f32 %r23, %r82, %r95, %r23;
-    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+1280];  // b[4..7] = Bs[k=2][64 + ni*4 ..]
     fma.f32 %r24, %r83, %r88, %r24;
     fma.f32 %r25, %r83, %r89, %r25;
     fma.f32 %r26, %r83, %r90, %r26;
@@ -326,6 +329,7 @@ TILE:
     fma.f32 %r29, %r83, %r93, %r29;
     fma.f32 %r30, %r83, %r94, %r30;
     fma.f32 %r31, %r83, %r95, %r31;
+    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+1024];  // b[0..3] = Bs[k=2][ni*4 ..]
     fma.f32 %r32, %r84, %r88, %r32;
     fma.f32 %r33, %r84, %r89, %r33;
     fma.f32 %r34, %r84, %r90, %r34;
@@ -342,6 +346,7 @@ TILE:
     fma.f32 %r45, %r85, %r93, %r45;
     fma.f32 %r46, %r85, %r94, %r46;
     fma.f32 %r47, %r85, %r95, %r47;
+    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+1280];  // b[4..7] = Bs[k=2][64 + ni*4 ..]
     fma.f32 %r48, %r86, %r88, %r48;
     fma.f32 %r49, %r86, %r89, %r49;
     fma.f32 %r50, %r86, %r90, %r50;
@@ -359,7 +364,7 @@ TILE:
     fma.f32 %r62, %r87, %r94, %r62;
     fma.f32 %r63, %r87, %r95, %r63;
     // k = 2: 64 FMAs on fragment buffer 0, with the 4 loads of k = 3's fragments
-    // into buffer 1 spread among them (one every 8 FMAs)
+    // into buffer 1 spread among them (one every 16 FMAs)
     ld.shared.v4.f32 {%r80,%r81,%r82,%r83}, [%r109+1536];  // a[0..3] = As[k=3][mi*4 ..]
     fma.f32 %r0, %r64, %r72, %r0;
     fma.f32 %r1, %r64, %r73, %r1;
@@ -369,7 +374,6 @@ TILE:
     fma.f32 %r5, %r64, %r77, %r5;
     fma.f32 %r6, %r64, %r78, %r6;
     fma.f32 %r7, %r64, %r79, %r7;
-    ld.shared.v4.f32 {%r84,%r85,%r86,%r87}, [%r109+1792];  // a[4..7] = As[k=3][64 + mi*4 ..]
     fma.f32 %r8, %r65, %r72, %r8;
     fma.f32 %r9, %r65, %r73, %r9;
     fma.f32 %r10, %r65, %r74, %r10;
@@ -378,7 +382,7 @@ TILE:
     fma.f32 %r13, %r65, %r77, %r13;
     fma.f32 %r14, %r65, %r78, %r14;
     fma.f32 %r15, %r65, %r79, %r15;
-    ld.shared.v4.f32 {%r88,%r89,%r90,%r91}, [%r110+1536];  // b[0..3] = Bs[k=3][ni*4 ..]
+    ld.shared.v4.f32 {%r84,%r85,%r86,%r87}, [%r109+1792];  // a[4..7] = As[k=3][64 + mi*4 ..]
     fma.f32 %r16, %r66, %r72, %r16;
     fma.f32 %r17, %r66, %r73, %r17;
     fma.f32 %r18, %r66, %r74, %r18;
@@ -387,7 +391,6 @@ TILE:
     fma.f32 %r21, %r66, %r77, %r21;
     fma.f32 %r22, %r66, %r78, %r22;
     fma.f32 %r23, %r66, %r79, %r23;
-    ld.shared.v4.f32 {%r92,%r93,%r94,%r95}, [%r110+1792];  // b[4..7] = Bs[k=3][64 + ni*4 ..]
     fma.f32 %r24, %r67, %r72, %r24;
     fma.f32 %r25, %r67, %r73, %r25;
     fma.f32 %r26, %r67, %r74, %r26;
@@ -396,6 +399,7 @@ TILE:
     fma.f32 %r29, %r67, %r77, %r29;
     fma.f32 %r30, %r67, %r78, %r30;
     fma.f32 %r31, %r67, %r79, %r31;
+    ld.shared.v4.f32 {%r88,%r89,%r90,%r91}, [%r110+1536];  // b[0..3] = Bs[k=3][ni*4 ..]
     fma.f32 %r32, %r68, %r72, %r32;
     fma.f32 %r33, %r68, %r73, %r33;
     fma.f32 %r34, %r68, %r74, %r34;
@@ -412,6 +416,7 @@ TILE:
     fma.f32 %r45, %r69, %r77, %r45;
     fma.f32 %r46, %r69, %r78, %r46;
     fma.f32 %r47, %r69, %r79, %r47;
+    ld.shared.v4.f32 {%r92,%r93,%r94,%r95}, [%r110+1792];  // b[4..7] = Bs[k=3][64 + ni*4 ..]
     fma.f32 %r48, %r70, %r72, %r48;
     fma.f32 %r49, %r70, %r73, %r49;
     fma.f32 %r50, %r70, %r74, %r50;
@@ -429,7 +434,7 @@ TILE:
     fma.f32 %r62, %r71, %r78, %r62;
     fma.f32 %r63, %r71, %r79, %r63;
     // k = 3: 64 FMAs on fragment buffer 1, with the 4 loads of k = 4's fragments
-    // into buffer 0 spread among them (one every 8 FMAs)
+    // into buffer 0 spread among them (one every 16 FMAs)
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r109+2048];  // a[0..3] = As[k=4][mi*4 ..]
     fma.f32 %r0, %r80, %r88, %r0;
     fma.f32 %r1, %r80, %r89, %r1;
@@ -439,7 +444,6 @@ TILE:
     fma.f32 %r5, %r80, %r93, %r5;
     fma.f32 %r6, %r80, %r94, %r6;
     fma.f32 %r7, %r80, %r95, %r7;
-    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+2304];  // a[4..7] = As[k=4][64 + mi*4 ..]
     fma.f32 %r8, %r81, %r88, %r8;
     fma.f32 %r9, %r81, %r89, %r9;
     fma.f32 %r10, %r81, %r90, %r10;
@@ -448,7 +452,7 @@ TILE:
     fma.f32 %r13, %r81, %r93, %r13;
     fma.f32 %r14, %r81, %r94, %r14;
     fma.f32 %r15, %r81, %r95, %r15;
-    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+2048];  // b[0..3] = Bs[k=4][ni*4 ..]
+    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+2304];  // a[4..7] = As[k=4][64 + mi*4 ..]
     fma.f32 %r16, %r82, %r88, %r16;
     fma.f32 %r17, %r82, %r89, %r17;
     fma.f32 %r18, %r82, %r90, %r18;
@@ -457,7 +461,6 @@ TILE:
     fma.f32 %r21, %r82, %r93, %r21;
     fma.f32 %r22, %r82, %r94, %r22;
     fma.f32 %r23, %r82, %r95, %r23;
-    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+2304];  // b[4..7] = Bs[k=4][64 + ni*4 ..]
     fma.f32 %r24, %r83, %r88, %r24;
     fma.f32 %r25, %r83, %r89, %r25;
     fma.f32 %r26, %r83, %r90, %r26;
@@ -466,6 +469,7 @@ TILE:
     fma.f32 %r29, %r83, %r93, %r29;
     fma.f32 %r30, %r83, %r94, %r30;
     fma.f32 %r31, %r83, %r95, %r31;
+    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+2048];  // b[0..3] = Bs[k=4][ni*4 ..]
     fma.f32 %r32, %r84, %r88, %r32;
     fma.f32 %r33, %r84, %r89, %r33;
     fma.f32 %r34, %r84, %r90, %r34;
@@ -482,6 +486,7 @@ TILE:
     fma.f32 %r45, %r85, %r93, %r45;
     fma.f32 %r46, %r85, %r94, %r46;
     fma.f32 %r47, %r85, %r95, %r47;
+    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+2304];  // b[4..7] = Bs[k=4][64 + ni*4 ..]
     fma.f32 %r48, %r86, %r88, %r48;
     fma.f32 %r49, %r86, %r89, %r49;
     fma.f32 %r50, %r86, %r90, %r50;
@@ -499,7 +504,7 @@ TILE:
     fma.f32 %r62, %r87, %r94, %r62;
     fma.f32 %r63, %r87, %r95, %r63;
     // k = 4: 64 FMAs on fragment buffer 0, with the 4 loads of k = 5's fragments
-    // into buffer 1 spread among them (one every 8 FMAs)
+    // into buffer 1 spread among them (one every 16 FMAs)
     ld.shared.v4.f32 {%r80,%r81,%r82,%r83}, [%r109+2560];  // a[0..3] = As[k=5][mi*4 ..]
     fma.f32 %r0, %r64, %r72, %r0;
     fma.f32 %r1, %r64, %r73, %r1;
@@ -509,7 +514,6 @@ TILE:
     fma.f32 %r5, %r64, %r77, %r5;
     fma.f32 %r6, %r64, %r78, %r6;
     fma.f32 %r7, %r64, %r79, %r7;
-    ld.shared.v4.f32 {%r84,%r85,%r86,%r87}, [%r109+2816];  // a[4..7] = As[k=5][64 + mi*4 ..]
     fma.f32 %r8, %r65, %r72, %r8;
     fma.f32 %r9, %r65, %r73, %r9;
     fma.f32 %r10, %r65, %r74, %r10;
@@ -518,7 +522,7 @@ TILE:
     fma.f32 %r13, %r65, %r77, %r13;
     fma.f32 %r14, %r65, %r78, %r14;
     fma.f32 %r15, %r65, %r79, %r15;
-    ld.shared.v4.f32 {%r88,%r89,%r90,%r91}, [%r110+2560];  // b[0..3] = Bs[k=5][ni*4 ..]
+    ld.shared.v4.f32 {%r84,%r85,%r86,%r87}, [%r109+2816];  // a[4..7] = As[k=5][64 + mi*4 ..]
     fma.f32 %r16, %r66, %r72, %r16;
     fma.f32 %r17, %r66, %r73, %r17;
     fma.f32 %r18, %r66, %r74, %r18;
@@ -527,7 +531,6 @@ TILE:
     fma.f32 %r21, %r66, %r77, %r21;
     fma.f32 %r22, %r66, %r78, %r22;
     fma.f32 %r23, %r66, %r79, %r23;
-    ld.shared.v4.f32 {%r92,%r93,%r94,%r95}, [%r110+2816];  // b[4..7] = Bs[k=5][64 + ni*4 ..]
     fma.f32 %r24, %r67, %r72, %r24;
     fma.f32 %r25, %r67, %r73, %r25;
     fma.f32 %r26, %r67, %r74, %r26;
@@ -536,6 +539,7 @@ TILE:
     fma.f32 %r29, %r67, %r77, %r29;
     fma.f32 %r30, %r67, %r78, %r30;
     fma.f32 %r31, %r67, %r79, %r31;
+    ld.shared.v4.f32 {%r88,%r89,%r90,%r91}, [%r110+2560];  // b[0..3] = Bs[k=5][ni*4 ..]
     fma.f32 %r32, %r68, %r72, %r32;
     fma.f32 %r33, %r68, %r73, %r33;
     fma.f32 %r34, %r68, %r74, %r34;
@@ -552,6 +556,7 @@ TILE:
     fma.f32 %r45, %r69, %r77, %r45;
     fma.f32 %r46, %r69, %r78, %r46;
     fma.f32 %r47, %r69, %r79, %r47;
+    ld.shared.v4.f32 {%r92,%r93,%r94,%r95}, [%r110+2816];  // b[4..7] = Bs[k=5][64 + ni*4 ..]
     fma.f32 %r48, %r70, %r72, %r48;
     fma.f32 %r49, %r70, %r73, %r49;
     fma.f32 %r50, %r70, %r74, %r50;
@@ -569,7 +574,7 @@ TILE:
     fma.f32 %r62, %r71, %r78, %r62;
     fma.f32 %r63, %r71, %r79, %r63;
     // k = 5: 64 FMAs on fragment buffer 1, with the 4 loads of k = 6's fragments
-    // into buffer 0 spread among them (one every 8 FMAs)
+    // into buffer 0 spread among them (one every 16 FMAs)
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r109+3072];  // a[0..3] = As[k=6][mi*4 ..]
     fma.f32 %r0, %r80, %r88, %r0;
     fma.f32 %r1, %r80, %r89, %r1;
@@ -579,7 +584,6 @@ TILE:
     fma.f32 %r5, %r80, %r93, %r5;
     fma.f32 %r6, %r80, %r94, %r6;
     fma.f32 %r7, %r80, %r95, %r7;
-    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+3328];  // a[4..7] = As[k=6][64 + mi*4 ..]
     fma.f32 %r8, %r81, %r88, %r8;
     fma.f32 %r9, %r81, %r89, %r9;
     fma.f32 %r10, %r81, %r90, %r10;
@@ -588,7 +592,7 @@ TILE:
     fma.f32 %r13, %r81, %r93, %r13;
     fma.f32 %r14, %r81, %r94, %r14;
     fma.f32 %r15, %r81, %r95, %r15;
-    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+3072];  // b[0..3] = Bs[k=6][ni*4 ..]
+    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+3328];  // a[4..7] = As[k=6][64 + mi*4 ..]
     fma.f32 %r16, %r82, %r88, %r16;
     fma.f32 %r17, %r82, %r89, %r17;
     fma.f32 %r18, %r82, %r90, %r18;
@@ -597,7 +601,6 @@ TILE:
     fma.f32 %r21, %r82, %r93, %r21;
     fma.f32 %r22, %r82, %r94, %r22;
     fma.f32 %r23, %r82, %r95, %r23;
-    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+3328];  // b[4..7] = Bs[k=6][64 + ni*4 ..]
     fma.f32 %r24, %r83, %r88, %r24;
     fma.f32 %r25, %r83, %r89, %r25;
     fma.f32 %r26, %r83, %r90, %r26;
@@ -606,6 +609,7 @@ TILE:
     fma.f32 %r29, %r83, %r93, %r29;
     fma.f32 %r30, %r83, %r94, %r30;
     fma.f32 %r31, %r83, %r95, %r31;
+    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+3072];  // b[0..3] = Bs[k=6][ni*4 ..]
     fma.f32 %r32, %r84, %r88, %r32;
     fma.f32 %r33, %r84, %r89, %r33;
     fma.f32 %r34, %r84, %r90, %r34;
@@ -622,6 +626,7 @@ TILE:
     fma.f32 %r45, %r85, %r93, %r45;
     fma.f32 %r46, %r85, %r94, %r46;
     fma.f32 %r47, %r85, %r95, %r47;
+    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+3328];  // b[4..7] = Bs[k=6][64 + ni*4 ..]
     fma.f32 %r48, %r86, %r88, %r48;
     fma.f32 %r49, %r86, %r89, %r49;
     fma.f32 %r50, %r86, %r90, %r50;
@@ -731,7 +736,6 @@ TILE:
     fma.f32 %r5, %r80, %r93, %r5;
     fma.f32 %r6, %r80, %r94, %r6;
     fma.f32 %r7, %r80, %r95, %r7;
-    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+256];  // a[4..7] = As[k=0][64 + mi*4 ..]
     fma.f32 %r8, %r81, %r88, %r8;
     fma.f32 %r9, %r81, %r89, %r9;
     fma.f32 %r10, %r81, %r90, %r10;
@@ -740,7 +744,7 @@ TILE:
     fma.f32 %r13, %r81, %r93, %r13;
     fma.f32 %r14, %r81, %r94, %r14;
     fma.f32 %r15, %r81, %r95, %r15;
-    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+0];  // b[0..3] = Bs[k=0][ni*4 ..]
+    ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r109+256];  // a[4..7] = As[k=0][64 + mi*4 ..]
     fma.f32 %r16, %r82, %r88, %r16;
     fma.f32 %r17, %r82, %r89, %r17;
     fma.f32 %r18, %r82, %r90, %r18;
@@ -749,7 +753,6 @@ TILE:
     fma.f32 %r21, %r82, %r93, %r21;
     fma.f32 %r22, %r82, %r94, %r22;
     fma.f32 %r23, %r82, %r95, %r23;
-    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+256];  // b[4..7] = Bs[k=0][64 + ni*4 ..]
     fma.f32 %r24, %r83, %r88, %r24;
     fma.f32 %r25, %r83, %r89, %r25;
     fma.f32 %r26, %r83, %r90, %r26;
@@ -758,6 +761,7 @@ TILE:
     fma.f32 %r29, %r83, %r93, %r29;
     fma.f32 %r30, %r83, %r94, %r30;
     fma.f32 %r31, %r83, %r95, %r31;
+    ld.shared.v4.f32 {%r72,%r73,%r74,%r75}, [%r110+0];  // b[0..3] = Bs[k=0][ni*4 ..]
     fma.f32 %r32, %r84, %r88, %r32;
     fma.f32 %r33, %r84, %r89, %r33;
     fma.f32 %r34, %r84, %r90, %r34;
@@ -774,6 +778,7 @@ TILE:
     fma.f32 %r45, %r85, %r93, %r45;
     fma.f32 %r46, %r85, %r94, %r46;
     fma.f32 %r47, %r85, %r95, %r47;
+    ld.shared.v4.f32 {%r76,%r77,%r78,%r79}, [%r110+256];  // b[4..7] = Bs[k=0][64 + ni*4 ..]
     fma.f32 %r48, %r86, %r88, %r48;
     fma.f32 %r49, %r86, %r89, %r49;
     fma.f32 %r50, %r86, %r90, %r50;
