@@ -226,12 +226,14 @@ def skinny():
 //     int w = threadIdx.x / 32, lane = threadIdx.x % 32;
 //     int col = blockIdx.x * 32 + lane, m0 = blockIdx.y * 8;
 //     float acc[8] = {0};
+//     float b[16] = B[16w + j][col], a4[4] = A[m0 + t%8][t/8 + 32j];   // chunk 0
 //     for (int kc = 0; kc < K; kc += 128) {
-//       for (j = 0; j < 4; j++) As[t/8 + 32j][t%8] = A[m0 + t%8][kc + t/8 + 32j] (0 past K);
+//       for (j = 0; j < 4; j++) As[t/8 + 32j][t%8] = a4[j];   // loaded a chunk ahead
 //       __syncthreads();
-//       float b[16]; for (j < 16) b[j] = B[kc + 16w + j][col];   // 16 loads in flight
 //       for (j < 16) { float4 a0 = As4[16w + j][0], a1 = As4[16w + j][1];   // broadcast
-//                      for (i < 8) acc[i] += a[i] * b[j]; }
+//                      for (i < 8) acc[i] += a[i] * b[j];
+//                      b[j] = B[kc + 128 + 16w + j][col]; }   // next chunk, in flight
+//       a4[j] = A[m0 + t%8][kc + 128 + t/8 + 32j] (0 past K);
 //       __syncthreads();
 //     }
 //     red[w][i][lane] = acc[i]; __syncthreads();
@@ -300,33 +302,42 @@ def skinny():
     for i in range(8):
         e("mov.f32 %%r%d, 0.0" % i)
     e("mov.u32 %r51, 0", "kc")
+    def stage_loads(what):
+        cm("A values of %s for As (0 past K): kc + t/8 + 32j < K" % what)
+        for j in range(4):
+            e("add.u32 %r55, %r51, %r45" if j == 0 else "add.u32 %r55, %r55, 32")
+            e("setp.lt.u32 %%p%d, %%r55, %%r37" % (j + 1))
+        for j in range(4):
+            e("mov.f32 %%r%d, 0.0" % (56 + j))
+            e("@%%p%d ld.global.f32 %%r%d, [%%r44+%d]" % (j + 1, 56 + j, 128 * j))
+    def b_loads(what, ptr):
+        cm("16 rows of B for %s (rows past K not loaded)" % what)
+        e("sub.u32 %r55, %r37, %r52", "K - kw: rows left for this warp (signed)")
+        e("mov.u32 %%r54, %s" % ptr)
+        for j in range(16):
+            e("setp.gt.s32 %%p1, %%r55, %d" % j)
+            e("@%%p1 ld.global.f32 %%r%d, [%%r54]" % (8 + j), "B[kw + %d][col]" % j)
+            if j < 15:
+                e("add.u32 %r54, %r54, %r49")
+    cm("prologue: chunk 0's A values and B rows, all in flight")
+    stage_loads("chunk 0")
+    b_loads("chunk 0", "%r48")
     lab("CHUNK")
-    cm("stage 8 rows x 128 k's of A into As (transposed, 0 past K)")
-    for j in range(4):
-        e("add.u32 %r55, %r51, %r45" if j == 0 else "add.u32 %r55, %r55, 32")
-        e("setp.lt.u32 %%p%d, %%r55, %%r37" % (j + 1), "kc + t/8 + %d < K" % (32 * j))
-    for j in range(4):
-        e("mov.f32 %%r%d, 0.0" % (56 + j))
-        e("@%%p%d ld.global.f32 %%r%d, [%%r44+%d]" % (j + 1, 56 + j, 128 * j))
+    cm("As <- the A values loaded one chunk ahead")
     for j in range(4):
         e("st.shared.f32 [%%r46+%d], %%r%d" % (1024 * j, 56 + j), "As[t/8 + %d][t%%8]" % (32 * j))
     e("bar.sync", "As complete")
-    cm("16 rows of B for this warp, all in flight (rows past K not loaded)")
-    e("sub.u32 %r55, %r37, %r52", "K - kw: rows left for this warp (signed)")
-    e("mov.u32 %r54, %r48")
-    for j in range(16):
-        e("setp.gt.s32 %%p1, %%r55, %d" % j)
-        e("@%%p1 ld.global.f32 %%r%d, [%%r54]" % (8 + j), "B[kw + %d][col]" % j)
-        if j < 15:
-            e("add.u32 %r54, %r54, %r49")
-    cm("chunk bookkeeping while the loads fly")
-    e("add.u32 %r51, %r51, 128")
-    e("add.u32 %r52, %r52, 128")
+    cm("advance to the next chunk (its loads are issued during this one's FMAs)")
+    e("add.u32 %r51, %r51, 128", "kc")
+    e("add.u32 %r52, %r52, 128", "kw")
     e("setp.lt.u32 %p6, %r51, %r37", "another chunk? (compare early)")
     e("add.u32 %r44, %r44, 512")
     e("add.u32 %r48, %r48, %r50")
-    cm("acc[i] += As[16w + j][i] * b[j]: two broadcast float4 per k, the next k's")
-    cm("fragment loaded before this k's FMAs")
+    e("sub.u32 %r55, %r37, %r52", "K - kw of the next chunk (signed)")
+    e("mov.u32 %r54, %r48", "&B[next kw][col]")
+    cm("acc[i] += As[16w + j][i] * b[j]: two broadcast float4 per k (the next k's loaded")
+    cm("before this k's FMAs); once b[j] is used, it is reloaded with the next chunk's")
+    cm("row j, so B loads are in flight all the time, not only at the chunk's start")
     bufs = [24, 64]
     e("ld.shared.v4.f32 %s, [%%r47]" % v4(24))
     e("ld.shared.v4.f32 %s, [%%r47+16]" % v4(28))
@@ -337,6 +348,11 @@ def skinny():
             e("ld.shared.v4.f32 %s, [%%r47+%d]" % (v4(nxt + 4), 32 * (j + 1) + 16), "As[16w + %d][4..7]" % (j + 1))
         for i in range(8):
             e("fma.f32 %%r%d, %%r%d, %%r%d, %%r%d" % (i, cur + i, 8 + j, i))
+        e("setp.gt.s32 %%p1, %%r55, %d" % j)
+        e("@%%p1 ld.global.f32 %%r%d, [%%r54]" % (8 + j), "next chunk's B[kw + %d][col]" % j)
+        if j < 15:
+            e("add.u32 %r54, %r54, %r49")
+    stage_loads("the next chunk")
     e("bar.sync", "done with As before the next chunk overwrites it")
     e("@%p6 bra CHUNK")
     cm("epilogue: red[w][i][lane] = acc[i]; warp w adds row w over the 8 warps in order")

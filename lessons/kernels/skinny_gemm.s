@@ -12,12 +12,14 @@
 //     int w = threadIdx.x / 32, lane = threadIdx.x % 32;
 //     int col = blockIdx.x * 32 + lane, m0 = blockIdx.y * 8;
 //     float acc[8] = {0};
+//     float b[16] = B[16w + j][col], a4[4] = A[m0 + t%8][t/8 + 32j];   // chunk 0
 //     for (int kc = 0; kc < K; kc += 128) {
-//       for (j = 0; j < 4; j++) As[t/8 + 32j][t%8] = A[m0 + t%8][kc + t/8 + 32j] (0 past K);
+//       for (j = 0; j < 4; j++) As[t/8 + 32j][t%8] = a4[j];   // loaded a chunk ahead
 //       __syncthreads();
-//       float b[16]; for (j < 16) b[j] = B[kc + 16w + j][col];   // 16 loads in flight
 //       for (j < 16) { float4 a0 = As4[16w + j][0], a1 = As4[16w + j][1];   // broadcast
-//                      for (i < 8) acc[i] += a[i] * b[j]; }
+//                      for (i < 8) acc[i] += a[i] * b[j];
+//                      b[j] = B[kc + 128 + 16w + j][col]; }   // next chunk, in flight
+//       a4[j] = A[m0 + t%8][kc + 128 + t/8 + 32j] (0 past K);
 //       __syncthreads();
 //     }
 //     red[w][i][lane] = acc[i]; __syncthreads();
@@ -90,16 +92,16 @@
     mov.f32 %r6, 0.0;
     mov.f32 %r7, 0.0;
     mov.u32 %r51, 0;  // kc
-CHUNK:
-    // stage 8 rows x 128 k's of A into As (transposed, 0 past K)
+    // prologue: chunk 0's A values and B rows, all in flight
+    // A values of chunk 0 for As (0 past K): kc + t/8 + 32j < K
     add.u32 %r55, %r51, %r45;
-    setp.lt.u32 %p1, %r55, %r37;  // kc + t/8 + 0 < K
+    setp.lt.u32 %p1, %r55, %r37;
     add.u32 %r55, %r55, 32;
-    setp.lt.u32 %p2, %r55, %r37;  // kc + t/8 + 32 < K
+    setp.lt.u32 %p2, %r55, %r37;
     add.u32 %r55, %r55, 32;
-    setp.lt.u32 %p3, %r55, %r37;  // kc + t/8 + 64 < K
+    setp.lt.u32 %p3, %r55, %r37;
     add.u32 %r55, %r55, 32;
-    setp.lt.u32 %p4, %r55, %r37;  // kc + t/8 + 96 < K
+    setp.lt.u32 %p4, %r55, %r37;
     mov.f32 %r56, 0.0;
     @%p1 ld.global.f32 %r56, [%r44+0];
     mov.f32 %r57, 0.0;
@@ -108,12 +110,7 @@ CHUNK:
     @%p3 ld.global.f32 %r58, [%r44+256];
     mov.f32 %r59, 0.0;
     @%p4 ld.global.f32 %r59, [%r44+384];
-    st.shared.f32 [%r46+0], %r56;  // As[t/8 + 0][t%8]
-    st.shared.f32 [%r46+1024], %r57;  // As[t/8 + 32][t%8]
-    st.shared.f32 [%r46+2048], %r58;  // As[t/8 + 64][t%8]
-    st.shared.f32 [%r46+3072], %r59;  // As[t/8 + 96][t%8]
-    bar.sync;  // As complete
-    // 16 rows of B for this warp, all in flight (rows past K not loaded)
+    // 16 rows of B for chunk 0 (rows past K not loaded)
     sub.u32 %r55, %r37, %r52;  // K - kw: rows left for this warp (signed)
     mov.u32 %r54, %r48;
     setp.gt.s32 %p1, %r55, 0;
@@ -163,14 +160,24 @@ CHUNK:
     add.u32 %r54, %r54, %r49;
     setp.gt.s32 %p1, %r55, 15;
     @%p1 ld.global.f32 %r23, [%r54];  // B[kw + 15][col]
-    // chunk bookkeeping while the loads fly
-    add.u32 %r51, %r51, 128;
-    add.u32 %r52, %r52, 128;
+CHUNK:
+    // As <- the A values loaded one chunk ahead
+    st.shared.f32 [%r46+0], %r56;  // As[t/8 + 0][t%8]
+    st.shared.f32 [%r46+1024], %r57;  // As[t/8 + 32][t%8]
+    st.shared.f32 [%r46+2048], %r58;  // As[t/8 + 64][t%8]
+    st.shared.f32 [%r46+3072], %r59;  // As[t/8 + 96][t%8]
+    bar.sync;  // As complete
+    // advance to the next chunk (its loads are issued during this one's FMAs)
+    add.u32 %r51, %r51, 128;  // kc
+    add.u32 %r52, %r52, 128;  // kw
     setp.lt.u32 %p6, %r51, %r37;  // another chunk? (compare early)
     add.u32 %r44, %r44, 512;
     add.u32 %r48, %r48, %r50;
-    // acc[i] += As[16w + j][i] * b[j]: two broadcast float4 per k, the next k's
-    // fragment loaded before this k's FMAs
+    sub.u32 %r55, %r37, %r52;  // K - kw of the next chunk (signed)
+    mov.u32 %r54, %r48;  // &B[next kw][col]
+    // acc[i] += As[16w + j][i] * b[j]: two broadcast float4 per k (the next k's loaded
+    // before this k's FMAs); once b[j] is used, it is reloaded with the next chunk's
+    // row j, so B loads are in flight all the time, not only at the chunk's start
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47];
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+16];
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+32];  // As[16w + 1][0..3]
@@ -183,6 +190,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r8, %r5;
     fma.f32 %r6, %r30, %r8, %r6;
     fma.f32 %r7, %r31, %r8, %r7;
+    setp.gt.s32 %p1, %r55, 0;
+    @%p1 ld.global.f32 %r8, [%r54];  // next chunk's B[kw + 0][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+64];  // As[16w + 2][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+80];  // As[16w + 2][4..7]
     fma.f32 %r0, %r64, %r9, %r0;
@@ -193,6 +203,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r9, %r5;
     fma.f32 %r6, %r70, %r9, %r6;
     fma.f32 %r7, %r71, %r9, %r7;
+    setp.gt.s32 %p1, %r55, 1;
+    @%p1 ld.global.f32 %r9, [%r54];  // next chunk's B[kw + 1][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+96];  // As[16w + 3][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+112];  // As[16w + 3][4..7]
     fma.f32 %r0, %r24, %r10, %r0;
@@ -203,6 +216,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r10, %r5;
     fma.f32 %r6, %r30, %r10, %r6;
     fma.f32 %r7, %r31, %r10, %r7;
+    setp.gt.s32 %p1, %r55, 2;
+    @%p1 ld.global.f32 %r10, [%r54];  // next chunk's B[kw + 2][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+128];  // As[16w + 4][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+144];  // As[16w + 4][4..7]
     fma.f32 %r0, %r64, %r11, %r0;
@@ -213,6 +229,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r11, %r5;
     fma.f32 %r6, %r70, %r11, %r6;
     fma.f32 %r7, %r71, %r11, %r7;
+    setp.gt.s32 %p1, %r55, 3;
+    @%p1 ld.global.f32 %r11, [%r54];  // next chunk's B[kw + 3][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+160];  // As[16w + 5][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+176];  // As[16w + 5][4..7]
     fma.f32 %r0, %r24, %r12, %r0;
@@ -223,6 +242,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r12, %r5;
     fma.f32 %r6, %r30, %r12, %r6;
     fma.f32 %r7, %r31, %r12, %r7;
+    setp.gt.s32 %p1, %r55, 4;
+    @%p1 ld.global.f32 %r12, [%r54];  // next chunk's B[kw + 4][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+192];  // As[16w + 6][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+208];  // As[16w + 6][4..7]
     fma.f32 %r0, %r64, %r13, %r0;
@@ -233,6 +255,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r13, %r5;
     fma.f32 %r6, %r70, %r13, %r6;
     fma.f32 %r7, %r71, %r13, %r7;
+    setp.gt.s32 %p1, %r55, 5;
+    @%p1 ld.global.f32 %r13, [%r54];  // next chunk's B[kw + 5][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+224];  // As[16w + 7][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+240];  // As[16w + 7][4..7]
     fma.f32 %r0, %r24, %r14, %r0;
@@ -243,6 +268,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r14, %r5;
     fma.f32 %r6, %r30, %r14, %r6;
     fma.f32 %r7, %r31, %r14, %r7;
+    setp.gt.s32 %p1, %r55, 6;
+    @%p1 ld.global.f32 %r14, [%r54];  // next chunk's B[kw + 6][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+256];  // As[16w + 8][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+272];  // As[16w + 8][4..7]
     fma.f32 %r0, %r64, %r15, %r0;
@@ -253,6 +281,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r15, %r5;
     fma.f32 %r6, %r70, %r15, %r6;
     fma.f32 %r7, %r71, %r15, %r7;
+    setp.gt.s32 %p1, %r55, 7;
+    @%p1 ld.global.f32 %r15, [%r54];  // next chunk's B[kw + 7][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+288];  // As[16w + 9][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+304];  // As[16w + 9][4..7]
     fma.f32 %r0, %r24, %r16, %r0;
@@ -263,6 +294,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r16, %r5;
     fma.f32 %r6, %r30, %r16, %r6;
     fma.f32 %r7, %r31, %r16, %r7;
+    setp.gt.s32 %p1, %r55, 8;
+    @%p1 ld.global.f32 %r16, [%r54];  // next chunk's B[kw + 8][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+320];  // As[16w + 10][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+336];  // As[16w + 10][4..7]
     fma.f32 %r0, %r64, %r17, %r0;
@@ -273,6 +307,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r17, %r5;
     fma.f32 %r6, %r70, %r17, %r6;
     fma.f32 %r7, %r71, %r17, %r7;
+    setp.gt.s32 %p1, %r55, 9;
+    @%p1 ld.global.f32 %r17, [%r54];  // next chunk's B[kw + 9][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+352];  // As[16w + 11][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+368];  // As[16w + 11][4..7]
     fma.f32 %r0, %r24, %r18, %r0;
@@ -283,6 +320,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r18, %r5;
     fma.f32 %r6, %r30, %r18, %r6;
     fma.f32 %r7, %r31, %r18, %r7;
+    setp.gt.s32 %p1, %r55, 10;
+    @%p1 ld.global.f32 %r18, [%r54];  // next chunk's B[kw + 10][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+384];  // As[16w + 12][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+400];  // As[16w + 12][4..7]
     fma.f32 %r0, %r64, %r19, %r0;
@@ -293,6 +333,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r19, %r5;
     fma.f32 %r6, %r70, %r19, %r6;
     fma.f32 %r7, %r71, %r19, %r7;
+    setp.gt.s32 %p1, %r55, 11;
+    @%p1 ld.global.f32 %r19, [%r54];  // next chunk's B[kw + 11][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+416];  // As[16w + 13][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+432];  // As[16w + 13][4..7]
     fma.f32 %r0, %r24, %r20, %r0;
@@ -303,6 +346,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r20, %r5;
     fma.f32 %r6, %r30, %r20, %r6;
     fma.f32 %r7, %r31, %r20, %r7;
+    setp.gt.s32 %p1, %r55, 12;
+    @%p1 ld.global.f32 %r20, [%r54];  // next chunk's B[kw + 12][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r24,%r25,%r26,%r27}, [%r47+448];  // As[16w + 14][0..3]
     ld.shared.v4.f32 {%r28,%r29,%r30,%r31}, [%r47+464];  // As[16w + 14][4..7]
     fma.f32 %r0, %r64, %r21, %r0;
@@ -313,6 +359,9 @@ CHUNK:
     fma.f32 %r5, %r69, %r21, %r5;
     fma.f32 %r6, %r70, %r21, %r6;
     fma.f32 %r7, %r71, %r21, %r7;
+    setp.gt.s32 %p1, %r55, 13;
+    @%p1 ld.global.f32 %r21, [%r54];  // next chunk's B[kw + 13][col]
+    add.u32 %r54, %r54, %r49;
     ld.shared.v4.f32 {%r64,%r65,%r66,%r67}, [%r47+480];  // As[16w + 15][0..3]
     ld.shared.v4.f32 {%r68,%r69,%r70,%r71}, [%r47+496];  // As[16w + 15][4..7]
     fma.f32 %r0, %r24, %r22, %r0;
@@ -323,6 +372,9 @@ CHUNK:
     fma.f32 %r5, %r29, %r22, %r5;
     fma.f32 %r6, %r30, %r22, %r6;
     fma.f32 %r7, %r31, %r22, %r7;
+    setp.gt.s32 %p1, %r55, 14;
+    @%p1 ld.global.f32 %r22, [%r54];  // next chunk's B[kw + 14][col]
+    add.u32 %r54, %r54, %r49;
     fma.f32 %r0, %r64, %r23, %r0;
     fma.f32 %r1, %r65, %r23, %r1;
     fma.f32 %r2, %r66, %r23, %r2;
@@ -331,6 +383,25 @@ CHUNK:
     fma.f32 %r5, %r69, %r23, %r5;
     fma.f32 %r6, %r70, %r23, %r6;
     fma.f32 %r7, %r71, %r23, %r7;
+    setp.gt.s32 %p1, %r55, 15;
+    @%p1 ld.global.f32 %r23, [%r54];  // next chunk's B[kw + 15][col]
+    // A values of the next chunk for As (0 past K): kc + t/8 + 32j < K
+    add.u32 %r55, %r51, %r45;
+    setp.lt.u32 %p1, %r55, %r37;
+    add.u32 %r55, %r55, 32;
+    setp.lt.u32 %p2, %r55, %r37;
+    add.u32 %r55, %r55, 32;
+    setp.lt.u32 %p3, %r55, %r37;
+    add.u32 %r55, %r55, 32;
+    setp.lt.u32 %p4, %r55, %r37;
+    mov.f32 %r56, 0.0;
+    @%p1 ld.global.f32 %r56, [%r44+0];
+    mov.f32 %r57, 0.0;
+    @%p2 ld.global.f32 %r57, [%r44+128];
+    mov.f32 %r58, 0.0;
+    @%p3 ld.global.f32 %r58, [%r44+256];
+    mov.f32 %r59, 0.0;
+    @%p4 ld.global.f32 %r59, [%r44+384];
     bar.sync;  // done with As before the next chunk overwrites it
     @%p6 bra CHUNK;
     // epilogue: red[w][i][lane] = acc[i]; warp w adds row w over the 8 warps in order
