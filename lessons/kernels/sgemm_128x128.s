@@ -55,9 +55,9 @@
 //          flight during the 512 FMAs of tile t, the fragment loads of k+1
 //          during the 64 FMAs of k, and the block needs one bar.sync per
 //          tile. As nvcc schedules LDS among FFMAs, each fragment load is
-//          placed 16 FMAs after the previous one (not 4 in a row: a warp's
-//          LSU takes one instruction per 4 cycles, and 4 back-to-back loads
-//          made warps wait for the pipe: 80% -> 83% of peak on 4 SMs), and
+//          placed 16 FMAs after the previous one (not 4 in a row: each
+//          scheduler's LSU takes a warp instruction per 4 cycles, and 4 in a
+//          row made warps queue for it: 70% -> 83% of peak on 4 SMs), and
 //          the tile stores go among the FMAs of k = 6. What is left (issue
 //          slots: 512 FMAs of ~562 instructions per tile; the LSU pipe; the
 //          ramp and the epilogue) is in arch/CALIBRATION.md, "FP32 GEMM like
