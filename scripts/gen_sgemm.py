@@ -75,7 +75,7 @@ HEADER = """\
 //          the tile stores go among the FMAs of k = 6. What is left (issue
 //          slots: 512 FMAs of ~562 instructions per tile; the LSU pipe; the
 //          ramp and the epilogue) is in arch/CALIBRATION.md, "FP32 GEMM like
-//          a library": 80% of the FP32 peak at n = 2048 on h200.
+//          a library": 79% of the FP32 peak at n = 2048 on h200.
 // Registers: %r0-%r63 accumulators (acc[i][j] = %r(8i+j)), %r64-%r95 the
 //          two fragment buffers (a then b, 16 each), %r96-%r103 the global
 //          prefetch, %r104-%r123 pointers and scratch: 124 registers (128
