@@ -34,9 +34,13 @@
 // Speed:   B, the big operand, streams through once per 8 rows of A, each
 //          warp load one 128-byte row segment, 16 in flight per warp; the 8
 //          A values a k needs come from shared memory as 2 broadcast float4,
-//          so a k costs 1 global + 2 shared loads for 8 FMAs. For M <= 8
-//          that is DRAM-bound like GEMV; at M = 128 B is read 16 times (from
-//          L2 if it fits) and a GEMM tile (sgemm_128x128.s) is the better kernel.
+//          so a k costs 1 global + 2 shared loads for 8 FMAs. Each b[j] is
+//          reloaded with the next chunk's row as soon as its FMAs issued, so
+//          B loads stay in flight through the FMAs and barriers. Measured
+//          (arch/CALIBRATION.md, N = K = 4096 on h200): 50% of DRAM at M = 1,
+//          limited by parallelism (N/32 = 128 blocks, one per SM; real decode
+//          kernels add split-K across blocks); at M = 128 B is read 16 times
+//          (from L2 if it fits) and sgemm_128x128.s is the better kernel.
 .kernel skinny_gemm
 .param A
 .param B
