@@ -33,11 +33,19 @@ local cases = {
 -- bytes L2 served / l2_bytes_per_clk), and the speed-up over tc_matmul_2x2 and over the
 -- FP32-lane matmul_reg64 at the same n (run once; minutes of host time
 -- at n = 2048, so tcasync4096 skips both baselines).
+-- Cases sgemm512, sgemm1024, sgemm2048: sgemm_128x128 (the library-class
+-- FP32 GEMM, 128 x 128 x 8 tiles, ld.shared.v4 fragments) on the whole
+-- h200: TF/s and % of the FP32 peak (132 SMs x 128 lanes x 2 x 1.98 GHz =
+-- 66.9 TF), beside the real library's 50.6 TF (n = 8192, reference/
+-- h200-measured.md). Case gemv: y = A x with gemv.s for a 4096 x 4096 A
+-- (64 MB, more than L2): GB/s and % of the preset's DRAM bandwidth.
+local sgemm_n = ({ sgemm512 = 512, sgemm1024 = 1024, sgemm2048 = 2048 })[case]
+
 local tc_n = ({ tc512 = 512, tc1024 = 1024 })[case]
 local async_n = ({ tcasync512 = 512, tcasync1024 = 1024, tcasync2048 = 2048, tcasync4096 = 4096 })[case]
 local c = cases[case]
-if not c and not tc_n and not async_n then
-  error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, tc512, tc1024, "
+if not c and not tc_n and not async_n and not sgemm_n and case ~= "gemv" then
+  error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, sgemm512, sgemm1024, sgemm2048, gemv, tc512, tc1024, "
         .. "tcasync512, tcasync1024, tcasync2048, tcasync4096)")
 end
 
@@ -55,6 +63,38 @@ end
 local function speed_line(name, arch, r, s)
   return string.format("%-11s %-9s cycles %12d  warp-instr %11d  sim %7.3f s  %6.2f M warp-instr/s  %7.3f M cycles/s  slowdown x%.0f",
     name, arch, r.cycles, r.warp_instrs, s, r.warp_instrs / s / 1e6, r.cycles / s / 1e6, s / (r.time_us * 1e-6))
+end
+
+if sgemm_n or case == "gemv" then
+  local g = simt.gpu{ arch = "h200" }
+  local d = g.desc
+  local r, s, extra
+  if sgemm_n then
+    local n = sgemm_n
+    local A = g:tensor{ n, n, init = "random", seed = 1 }
+    local B = g:tensor{ n, n, init = "random", seed = 2 }
+    local C = g:tensor{ n, n }
+    local k = simt.kernel("lessons/kernels/sgemm_128x128.s")
+    r, s = median_run(function()
+      return g:launch(k, { grid = { ceil_div(n, 128), ceil_div(n, 128) }, block = { 256 }, check = check }, A, B, C, n, n, n)
+    end)
+    local peak = d.sms * d.fp32_lanes_per_sm * 2 * d.clock_mhz * 1e6 / 1e12
+    extra = string.format("\n  sgemm_128x128 n=%d: %5.1f TF/s = %4.1f%% of the FP32 peak (%4.1f TF); real library 50.6 TF (n=8192, ~72%%)",
+                          n, r.tflops, 100 * r.tflops / peak, peak)
+  else
+    local M, K = 4096, 4096
+    local A = g:tensor{ M, K, init = "random", seed = 1 }
+    local x = g:tensor{ K, 1, init = "random", seed = 2 }
+    local y = g:tensor{ M, 1 }
+    local k = simt.kernel("lessons/kernels/gemv.s")
+    r, s = median_run(function()
+      return g:launch(k, { grid = { ceil_div(M, 8) }, block = { 256 }, check = check }, A, x, y, M, K)
+    end)
+    local gbs = M * K * 4 / r.time_us / 1e3
+    extra = string.format("\n  gemv %dx%d: %6.0f GB/s of A = %4.1f%% of the preset's %d GB/s DRAM", M, K, gbs, 100 * gbs / d.dram_gbps, d.dram_gbps)
+  end
+  print(speed_line(label, "h200", r, s) .. extra)
+  return
 end
 
 if async_n then
