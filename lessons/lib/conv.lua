@@ -1,6 +1,11 @@
--- conv.lua - 2-D convolution on the simulated GPU, two ways:
---   conv.direct(g, X, Wt, opts)  one kernel, conv2d_direct.s
---   conv.im2col(g, X, Wt, opts)  im2col.s, then a GEMM (matmul_rect.s)
+-- conv.lua - 2-D convolution on the simulated GPU, three ways:
+--   conv.direct(g, X, Wt, opts)  one kernel, conv2d_direct.s (one thread
+--                                per output)
+--   conv.im2col(g, X, Wt, opts)  im2col.s, then a GEMM (matmul_rect.s, or
+--                                opts.gemm = "reg64": the 64 x 64
+--                                register-blocked GEMM of conv_igemm.s)
+--   conv.igemm(g, X, Wt, opts)   one kernel, conv_igemm.s: the implicit
+--                                GEMM (tiled, shared memory), as cuDNN does
 -- X is a device tensor {N, C, H, W}, Wt a device tensor {K, C, R, S};
 -- opts = {stride = 1, pad = 0}. Both return Y as a device tensor
 -- {N, K, P, Q} and a table of launch results; conv.check compares Y with
@@ -53,28 +58,91 @@ function conv.direct(g, X, Wt, opts)
   return Y, { direct = r, cycles = r.cycles }
 end
 
+-- Wt {K, C, R, S} reordered to Wr {R, S, C, K} on the host (the weights
+-- are constant: a library reformats them once, when the plan is built, so
+-- this is not part of any launch's time). A {K, C} matrix with R = S = 1
+-- comes out as its transpose {C, K}.
+function conv.filter_rsck(g, Wt)
+  local K, C, R, S = Wt:shape()
+  local v, out = Wt:to_table(), {}
+  for k = 0, K - 1 do
+    for c = 0, C - 1 do
+      for rs = 0, R * S - 1 do
+        out[(rs * C + c) * K + k + 1] = v[(k * C + c) * R * S + rs + 1]
+      end
+    end
+  end
+  return g:tensor{ R, S, C, K, init = out, name = "Wr" }
+end
+
+-- The implicit-GEMM launch on a filter already in RSCK order (Wr from
+-- conv.filter_rsck), z from conv.sizes; Y {N, K, P, Q}.
+local function igemm_launch(g, X, Wr, Y, z, opts)
+  local cfg = { grid = { ceil_div(z.N * z.P * z.Q, 64), ceil_div(z.K, 64) }, block = { 16, 16 },
+                check = opts.check, warm_caches = opts.warm_caches }
+  return g:launch(W.kernel("conv_igemm"), cfg, X, Wr, Y, z.N, z.C, z.H, z.W, z.K, z.R, z.S,
+                  z.pad, z.stride, z.P, z.Q)
+end
+
+-- Implicit GEMM (conv_igemm.s): one launch, the im2col matrix never built.
+-- opts.Wr: the filter already reordered (conv.filter_rsck), to reuse it.
+function conv.igemm(g, X, Wt, opts)
+  opts = opts or {}
+  local z = conv.sizes(X, Wt, opts)
+  local Wr = opts.Wr or conv.filter_rsck(g, Wt)
+  local Y = g:tensor{ z.N, z.K, z.P, z.Q, name = "Y" }
+  local r = igemm_launch(g, X, Wr, Y, z, opts)
+  return Y, { igemm = r, cycles = r.cycles, Wr = Wr }
+end
+
 -- X unfolded into cols {C*R*S, N*P*Q} (the layout of simt.ref.im2col).
 function conv.unfold(g, X, R, S, opts)
   opts = opts or {}
   local z = sizes_of(X, 1, R, S, opts)
   local rows, cols = z.C * R * S, z.N * z.P * z.Q
-  local O = g:tensor{ rows, cols, name = "cols" }
+  -- opts.cols4: shape it {1, rows, 1, cols} (same memory order), the
+  -- image view conv_igemm.s reads it through
+  local O = opts.cols4 and g:tensor{ 1, rows, 1, cols, name = "cols" }
+            or g:tensor{ rows, cols, name = "cols" }
   local r = g:launch(W.kernel("im2col"),
-                     { grid = { ceil_div(cols, 64), ceil_div(rows, 4) }, block = { 64, 4 } },
+                     { grid = { ceil_div(cols, 64), ceil_div(rows, 4) }, block = { 64, 4 },
+                       check = opts.check },
                      X, O, z.N, z.C, z.H, z.W, R, S, z.pad, z.stride, z.P, z.Q)
   return O, r
 end
 
 -- im2col + GEMM: Ymat {K, N*P*Q} = Wt {K, C*R*S} x cols, then reordered
 -- on the host to {N, K, P, Q} (for N = 1 this is only a reshape).
+-- opts.gemm: "rect" (default, matmul_rect.s, 16 x 16 tiles) or "reg64":
+-- conv_igemm.s run as a plain GEMM (a 1 x 1 filter over the cols matrix
+-- seen as one image of C*R*S channels and N*P*Q pixels: the same 64 x 64
+-- register-blocked mainloop as matmul_reg64.s, for any M, N, K), so that
+-- explicit and implicit GEMM are compared with the same GEMM engine.
 function conv.im2col(g, X, Wt, opts)
   opts = opts or {}
   local z = conv.sizes(X, Wt, opts)
-  local cols, r1 = conv.unfold(g, X, z.R, z.S, opts)
-  local Wm = Wt:reshape(z.K, z.C * z.R * z.S)
+  local gemm = opts.gemm or "rect"
+  assert(gemm == "rect" or gemm == "reg64",
+         "conv.im2col: unknown gemm '" .. tostring(gemm) .. "' (rect, reg64)")
+  local cols, r1 = conv.unfold(g, X, z.R, z.S, { pad = z.pad, stride = z.stride,
+                                                 cols4 = gemm == "reg64", check = opts.check })
   local npq = z.N * z.P * z.Q
-  local Ymat = g:tensor{ z.K, npq, name = "Ymat" }
-  local r2 = W.matmul_rect(g, Wm, cols, Ymat)
+  local r2, Ymat
+  if gemm == "rect" then
+    Ymat = g:tensor{ z.K, npq, name = "Ymat" }
+    local Wm = Wt:reshape(z.K, z.C * z.R * z.S)
+    r2 = W.matmul_rect(g, Wm, cols, Ymat, { check = opts.check })
+  else
+    local crs = z.C * z.R * z.S
+    local Wr = opts.Wr or conv.filter_rsck(g, Wt:reshape(z.K, crs, 1, 1))
+    local zg = { N = 1, C = crs, H = 1, W = npq, K = z.K, R = 1, S = 1, pad = 0, stride = 1,
+                 P = 1, Q = npq }
+    Ymat = g:tensor{ 1, z.K, 1, npq, name = "Ymat" } -- = {K, N*P*Q} in memory
+    r2 = igemm_launch(g, cols, Wr, Ymat, zg, opts)
+  end
+  if opts.times_only then -- benchmarks: skip the host-side reorder
+    return nil, { im2col = r1, gemm = r2, cols = cols, cycles = r1.cycles + r2.cycles }
+  end
   -- Ymat[k][(n*P + p)*Q + q] -> Y[n][k][p][q]
   local v, out, pq = Ymat:to_table(), {}, z.P * z.Q
   for n = 0, z.N - 1 do

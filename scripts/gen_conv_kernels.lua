@@ -1,0 +1,308 @@
+-- gen_conv_kernels.lua - writes lessons/kernels/conv_igemm.s, the
+-- implicit-GEMM convolution, whose fully unrolled inner loop is too long
+-- to keep consistent by hand. Run from the repository root:
+--   build/simtlab run --unsafe scripts/gen_conv_kernels.lua   (or lua5.4 ...)
+-- (the generated file is committed; edit this script, not it).
+
+local out = {}
+local function emit(s) out[#out + 1] = s end
+local function op(text, comment)
+  if comment then
+    emit(string.format("    %-34s // %s", text, comment))
+  else
+    emit("    " .. text)
+  end
+end
+
+local header = [[
+// conv_igemm.s - 2-D convolution as an IMPLICIT GEMM, the way cuDNN's and
+// CUTLASS's "fprop" kernels do it (CUTLASS: conv::device::
+// ImplicitGemmConvolution, Conv2dFprop with the "analytic" iterators; the
+// CUDA source it mirrors is the SGEMM mainloop of matmul_reg64 with its
+// global loads replaced by im2col address arithmetic):
+//   Y[n][k][p][q] = sum over c, r, s of
+//       X[n][c][p*stride - pad + r][q*stride - pad + s] * Wt[k][c][r][s]
+// (zero padding outside the H x W image).
+//
+// The GEMM view:   Y[K][N*P*Q] = Wt[K][C*R*S] x cols[C*R*S][N*P*Q]
+//   M = N*P*Q output pixels, N_gemm = K filters, K_gemm = C*R*S.
+// The matrix cols is the one im2col.s writes to memory. Here it is never
+// built: each block computes, for the 64 pixels it owns, where the element
+// cols[(c, r, s)][pixel] lives in X (or that it is padding) and loads it
+// straight into a shared-memory tile. The reduction runs in the order
+// (r, s) outer, c inner, 16 channels per step: for one (r, s) the pixel's
+// input position is fixed, so its address and its padding test are
+// computed once per (r, s), and the 16 channels are 16 planes of X apart.
+//
+// Layouts: X and Y are NCHW (as conv2d_direct.s, im2col.s and
+//   simt.ref.conv2d, so the three kernels are compared on the same tensors):
+//   in NCHW the pixels of one channel are contiguous, so the GEMM's M
+//   dimension (pixels) is the coalesced one, for X loads and for Y stores.
+//   (Libraries prefer NHWC, where the channels, the reduction dimension,
+//   are contiguous and one pixel's 16 channels are one 64-byte load; in
+//   NCHW a warp reads 32 neighbouring pixels of one channel, which is just
+//   as coalesced at stride 1 and half as efficient at stride 2.)
+//   The filter is read as Wr[r][s][c][k] ("RSCK", K contiguous): the
+//   weights are constant, so lessons/lib/conv.lua reorders them once on
+//   the host, as cuDNN/TensorRT reformat weights when a plan is built.
+//
+// Params:  X   input,  N x C x H x W floats (NCHW)
+//          Wr  filter, R x S x C x K floats (RSCK)
+//          Y   output, N x K x P x Q floats (NCHW)
+//          N, C, H, W, K, R, S, pad, stride, P, Q  as in conv2d_direct.s.
+// Launch:  2-D, block = {16, 16} (exactly: 256 threads),
+//          grid = {ceil(N*P*Q / 64), ceil(K / 64)}.
+// Mapping: block (bx, by) owns the 64 x 64 output tile of pixels
+//          bx*64 .. +63 (flat n*P*Q + p*Q + q) and filters by*64 .. +63.
+//          Thread (tx, ty) accumulates the 4 x 4 outputs of filters
+//          by*64 + ty + 16i and pixels bx*64 + tx + 16j (i, j = 0..3) in
+//          %r16..%r31, acc[i][j] = %r(16 + 4i + j), as in matmul_reg64.s.
+//          Each step (one (r, s), channels c0 .. c0+15) the block copies
+//            As[16][64]: As[cc][f] = Wr[r][s][c0 + cc][by*64 + f]
+//            Bs[16][64]: Bs[cc][m] = X[n][c0 + cc][h0 + r][w0 + s] of pixel
+//                        bx*64 + m (0 outside the image, past C, past N*P*Q)
+//          thread t = ty*16 + tx copying column t%64, rows t/64 + 4q
+//          (q = 0..3) of both, then every thread does 16 x 16 FMAs from
+//          shared memory. Steps: R*S*ceil(C/16). Threads outside Y still
+//          copy and reach every barrier; only their stores are skipped, so
+//          any N, C, H, W, K, R, S, pad, stride work.
+// Why it is fast (against conv2d_direct.s and against im2col + GEMM):
+//  - it is a register-blocked GEMM: every float staged in shared memory is
+//    used by 64 outputs, every value loaded from shared memory by 4 FMAs
+//    (8 shared loads feed 16 FMAs); conv2d_direct.s reads both operands
+//    from global memory for every FMA;
+//  - unlike im2col + GEMM it never writes the R*S-times larger cols matrix
+//    to DRAM and reads it back: X (R*S times smaller) is read through the
+//    caches, neighbouring (r, s) steps hitting the same lines in L1/L2;
+//  - the pixel -> (n, p, q) divisions are done once per thread, not per
+//    element, and the per-step address update is a few adds; the (r, s)
+//    change every ceil(C/16) steps costs ~15 instructions;
+//  - software pipelining: the next step's 8 global loads are issued before
+//    this step's 256 FMAs, so their latency hides behind the arithmetic.
+// Shared-memory banks: the copy writes 64 consecutive words per tile row;
+//   the compute reads As[k][ty + 16i] (2 words per warp: a broadcast) and
+//   Bs[k][tx + 16j] (16 consecutive words): no bank conflict.
+// The cost: ~60 of the 64 registers, so register count limits occupancy.
+// (Generated by scripts/gen_conv_kernels.lua: edit that, not this file.)
+// Registers: %r0 Xpix (this thread's copy pixel: &X[n][t/64][h0][w0]),
+//   %r1 wrs (&Wr[r][s][t/64][kf]), %r2 xcur, %r3 wcur (this step's copy
+//   addresses), %r4 tx, %r5 ty, %r6 &As[0][ty], %r7 &Bs[0][tx],
+//   %r8 &As[t/64][t%64], %r9 &Bs[t/64][t%64], %r10 c0, %r11 c0 + t/64,
+//   %r12 h0, %r13 w0, %r14 r, %r15 s, %r40 t/64, %r42 C, %r45 4 planes of
+//   X in bytes, %r46 4 rows of Wr in bytes, %r47 one (r, s) slice of Wr in
+//   bytes, %r48..%r55 the prefetched tiles, %r56 H, %r57 W, %r58 R, %r59 S,
+//   %r60 16 planes of X in bytes, %r61 16 rows of Wr in bytes.
+// Predicates: %p0 copy pixel exists, %p1 copy filter exists, %p3 copy
+//   pixel's (r, s) tap is inside the image, %p6 there is a next step.
+.kernel conv_igemm
+.param X
+.param Wr
+.param Y
+.param N
+.param C
+.param H
+.param W
+.param K
+.param R
+.param S
+.param pad
+.param stride
+.param P
+.param Q
+.shared As 4096                        // float As[16][64]: filters
+.shared Bs 4096                        // float Bs[16][64]: im2col pixels
+]]
+emit(header:sub(1, -2))
+
+emit("")
+emit("    // ---- sizes and this thread's places in the shared tiles")
+op("ld.param.u32 %r42, [C];")
+op("ld.param.u32 %r56, [H];")
+op("ld.param.u32 %r57, [W];")
+op("ld.param.u32 %r58, [R];")
+op("ld.param.u32 %r59, [S];")
+op("mov.u32 %r4, %tid.x;", "tx (0..15)")
+op("mov.u32 %r5, %tid.y;", "ty (0..15)")
+op("mad.u32 %r41, %r5, 16, %r4;", "t = ty*16 + tx")
+op("shr.u32 %r40, %r41, 6;", "t/64: the tile row (channel) this thread copies")
+op("shl.b32 %r43, %r5, 2;")
+op("add.u32 %r6, %r43, As;", "&As[0][ty]")
+op("shl.b32 %r43, %r4, 2;")
+op("add.u32 %r7, %r43, Bs;", "&Bs[0][tx]")
+op("shl.b32 %r43, %r41, 2;")
+op("add.u32 %r8, %r43, As;", "&As[t/64][t%64] (= As + 4t)")
+op("add.u32 %r9, %r43, Bs;", "&Bs[t/64][t%64] (= Bs + 4t)")
+emit("    // ---- the pixel whose im2col column this thread copies: m = bx*64 + t%64")
+op("and.b32 %r43, %r41, 63;")
+op("mov.u32 %r44, %ctaid.x;")
+op("mad.u32 %r43, %r44, 64, %r43;", "m")
+op("ld.param.u32 %r62, [P];")
+op("ld.param.u32 %r63, [Q];")
+op("mul.u32 %r61, %r62, %r63;", "P*Q")
+op("ld.param.u32 %r44, [N];")
+op("mul.u32 %r44, %r44, %r61;", "N*P*Q pixels")
+op("setp.lt.u32 %p0, %r43, %r44;", "%p0: the pixel exists")
+op("div.u32 %r44, %r43, %r61;", "n (once per thread: not in the loop)")
+op("rem.u32 %r43, %r43, %r61;", "p*Q + q")
+op("div.u32 %r12, %r43, %r63;", "p")
+op("rem.u32 %r13, %r43, %r63;", "q")
+op("ld.param.u32 %r62, [stride];")
+op("ld.param.u32 %r60, [pad];")
+op("mul.u32 %r12, %r12, %r62;")
+op("sub.s32 %r12, %r12, %r60;", "h0 = p*stride - pad (may be < 0)")
+op("mul.u32 %r13, %r13, %r62;")
+op("sub.s32 %r13, %r13, %r60;", "w0 = q*stride - pad (may be < 0)")
+op("mul.u32 %r45, %r56, %r57;", "H*W: one plane")
+op("mad.u32 %r43, %r44, %r42, %r40;", "n*C + t/64")
+op("mul.u32 %r43, %r43, %r45;")
+op("mad.u32 %r43, %r12, %r57, %r43;", "+ h0*W (mod 2^32: negative is fine)")
+op("add.u32 %r43, %r43, %r13;", "+ w0")
+op("shl.b32 %r43, %r43, 2;")
+op("ld.param.u32 %r0, [X];")
+op("add.u32 %r0, %r0, %r43;", "Xpix = &X[n][t/64][h0][w0]")
+op("shl.b32 %r60, %r45, 6;", "16 planes in bytes: the channel step")
+op("shl.b32 %r45, %r45, 4;", "4 planes in bytes: between the q copies")
+emit("    // ---- the filter whose column this thread copies: kf = by*64 + t%64")
+op("ld.param.u32 %r62, [K];")
+op("and.b32 %r43, %r41, 63;")
+op("mov.u32 %r44, %ctaid.y;")
+op("mad.u32 %r43, %r44, 64, %r43;", "kf")
+op("setp.lt.u32 %p1, %r43, %r62;", "%p1: the filter exists")
+op("mad.u32 %r43, %r40, %r62, %r43;", "(t/64)*K + kf")
+op("shl.b32 %r43, %r43, 2;")
+op("ld.param.u32 %r1, [Wr];")
+op("add.u32 %r1, %r1, %r43;", "wrs = &Wr[0][0][t/64][kf]")
+op("shl.b32 %r46, %r62, 4;", "4 rows of Wr (4 channels) in bytes")
+op("shl.b32 %r61, %r62, 6;", "16 rows of Wr in bytes: the channel step")
+op("mul.u32 %r47, %r42, %r62;")
+op("shl.b32 %r47, %r47, 2;", "C*K*4: one (r, s) slice of Wr")
+emit("    // ---- the first step: (r, s) = (0, 0), c0 = 0")
+op("mov.u32 %r10, 0;", "c0")
+op("mov.u32 %r11, %r40;", "c0 + t/64")
+op("mov.u32 %r14, 0;", "r")
+op("mov.u32 %r15, 0;", "s")
+op("mov.u32 %r2, %r0;", "xcur = Xpix + (r*W + s)*4 + c0 planes")
+op("mov.u32 %r3, %r1;", "wcur = wrs + c0 rows")
+op("setp.lt.u32 %p3, %r12, %r56;", "0 <= h0 + r < H (negative is huge as u32)")
+op("setp.lt.u32 %p5, %r13, %r57;", "0 <= w0 + s < W")
+op("and.pred %p3, %p3, %p5;")
+op("and.pred %p3, %p3, %p0;", "%p3: this tap of the pixel is real data")
+for i = 16, 31 do op(string.format("mov.f32 %%r%d, 0.0;", i), i == 16 and "acc[i][j] = 0" or nil) end
+
+local function fetch()
+  emit("    // the copy of one step into %r48..%r55: A rows t/64 + 4q of Wr,")
+  emit("    // B = im2col rows t/64 + 4q (channels c0 + t/64 + 4q) of the pixel")
+  for q = 0, 3 do
+    if q == 0 then
+      op("setp.lt.u32 %p4, %r11, %r42;", "channel c0 + t/64 inside C")
+    else
+      op(string.format("add.u32 %%r43, %%r11, %d;", 4 * q))
+      op("setp.lt.u32 %p4, %r43, %r42;", string.format("channel c0 + t/64 + %d inside C", 4 * q))
+    end
+    local xa, wa = "%r2", "%r3"
+    if q > 0 then
+      op(string.format("add.u32 %%r44, %s, %%r45;", q == 1 and "%r2" or "%r44"), "4 planes further")
+      op(string.format("add.u32 %%r62, %s, %%r46;", q == 1 and "%r3" or "%r62"), "4 rows of Wr further")
+      xa, wa = "%r44", "%r62"
+    end
+    op("and.pred %p2, %p4, %p3;")
+    op(string.format("mov.f32 %%r%d, 0.0;", 52 + q))
+    op(string.format("@%%p2 ld.global.f32 %%r%d, [%s];", 52 + q, xa), "X (0 in the padding)")
+    op("and.pred %p2, %p4, %p1;")
+    op(string.format("mov.f32 %%r%d, 0.0;", 48 + q))
+    op(string.format("@%%p2 ld.global.f32 %%r%d, [%s];", 48 + q, wa), "Wr")
+  end
+end
+
+emit("    // ---- prologue: fetch the first step's tiles")
+fetch()
+emit("STEP:")
+emit("    // As[t/64 + 4q][t%64] = %r(48+q), Bs[t/64 + 4q][t%64] = %r(52+q)")
+for q = 0, 3 do op(string.format("st.shared.f32 [%%r8+%d], %%r%d;", 1024 * q, 48 + q)) end
+for q = 0, 3 do op(string.format("st.shared.f32 [%%r9+%d], %%r%d;", 1024 * q, 52 + q)) end
+op("bar.sync;", "both tiles complete")
+emit("    // ---- advance to the next step: 16 channels further, or the next (r, s)")
+op("add.u32 %r10, %r10, 16;", "c0 += 16")
+op("add.u32 %r11, %r11, 16;")
+op("add.u32 %r2, %r2, %r60;", "16 planes of X further")
+op("add.u32 %r3, %r3, %r61;", "16 rows of Wr further")
+op("setp.lt.u32 %p6, %r10, %r42;", "%p6: more channels at this (r, s)")
+op("@%p6 bra FETCH;")
+emit("    // the channels of this (r, s) are done: the next tap (s, then r)")
+op("mov.u32 %r10, 0;")
+op("mov.u32 %r11, %r40;")
+op("add.u32 %r1, %r1, %r47;", "next (r, s) slice of Wr")
+op("mov.u32 %r3, %r1;")
+op("add.u32 %r15, %r15, 1;", "s += 1")
+op("setp.lt.u32 %p5, %r15, %r59;")
+op("@!%p5 mov.u32 %r15, 0;", "s == S: s = 0, r += 1")
+op("@!%p5 add.u32 %r14, %r14, 1;")
+op("mad.u32 %r43, %r14, %r57, %r15;", "r*W + s")
+op("shl.b32 %r43, %r43, 2;")
+op("add.u32 %r2, %r0, %r43;", "xcur = Xpix + (r*W + s)*4")
+op("add.u32 %r43, %r12, %r14;")
+op("setp.lt.u32 %p3, %r43, %r56;", "0 <= h0 + r < H")
+op("add.u32 %r43, %r13, %r15;")
+op("setp.lt.u32 %p5, %r43, %r57;", "0 <= w0 + s < W")
+op("and.pred %p3, %p3, %p5;")
+op("and.pred %p3, %p3, %p0;")
+op("setp.lt.u32 %p6, %r14, %r58;", "%p6: r < R, there is a next step")
+op("@!%p6 bra COMPUTE;")
+emit("FETCH:")
+emit("    // the next step's loads are in flight during the FMAs below")
+fetch()
+emit("COMPUTE:")
+emit("    // for k = 0..15: a_i = As[k][ty + 16i] (%r32..35), b_j = Bs[k][tx + 16j]")
+emit("    // (%r36..39), acc[i][j] += a_i * b_j: 8 loads, 16 FMAs (unrolled)")
+for k = 0, 15 do
+  for i = 0, 3 do op(string.format("ld.shared.f32 %%r%d, [%%r6+%d];", 32 + i, 256 * k + 64 * i)) end
+  for j = 0, 3 do op(string.format("ld.shared.f32 %%r%d, [%%r7+%d];", 36 + j, 256 * k + 64 * j)) end
+  for i = 0, 3 do
+    for j = 0, 3 do
+      local a = 16 + 4 * i + j
+      op(string.format("fma.f32 %%r%d, %%r%d, %%r%d, %%r%d;", a, 32 + i, 36 + j, a))
+    end
+  end
+end
+op("bar.sync;", "done reading before the next copy")
+op("@%p6 bra STEP;")
+emit("    // ---- store: Y[n][k][p][q] for filters k = by*64 + ty + 16i and pixels")
+emit("    // m = bx*64 + tx + 16j = n*P*Q + (p*Q + q); %r(56+j) = &Y[n][k0][p][q]")
+op("ld.param.u32 %r62, [P];")
+op("ld.param.u32 %r63, [Q];")
+op("mul.u32 %r61, %r62, %r63;", "P*Q")
+op("ld.param.u32 %r62, [N];")
+op("mul.u32 %r62, %r62, %r61;", "N*P*Q")
+op("ld.param.u32 %r42, [K];")
+op("ld.param.u32 %r0, [Y];")
+op("shl.b32 %r47, %r61, 2;", "one plane of Y in bytes")
+op("shl.b32 %r46, %r47, 4;", "16 planes: between the i rows")
+op("mov.u32 %r43, %ctaid.y;")
+op("mad.u32 %r40, %r43, 64, %r5;", "k0 = by*64 + ty")
+op("mov.u32 %r43, %ctaid.x;")
+op("mad.u32 %r41, %r43, 64, %r4;", "m0 = bx*64 + tx")
+for j = 0, 3 do
+  op(string.format("add.u32 %%r43, %%r41, %d;", 16 * j), string.format("m0 + %d", 16 * j))
+  op(string.format("setp.lt.u32 %%p%d, %%r43, %%r62;", 4 + j), "the pixel exists")
+  op("div.u32 %r44, %r43, %r61;", "n")
+  op("rem.u32 %r45, %r43, %r61;", "p*Q + q")
+  op("mad.u32 %r44, %r44, %r42, %r40;", "n*K + k0")
+  op("mad.u32 %r44, %r44, %r61, %r45;", "(n*K + k0)*P*Q + p*Q + q")
+  op("shl.b32 %r44, %r44, 2;")
+  op(string.format("add.u32 %%r%d, %%r0, %%r44;", 56 + j))
+end
+for i = 0, 3 do
+  op(string.format("add.u32 %%r43, %%r40, %d;", 16 * i))
+  op("setp.lt.u32 %p1, %r43, %r42;", string.format("filter k0 + %d exists", 16 * i))
+  for j = 0, 3 do
+    op(string.format("and.pred %%p2, %%p1, %%p%d;", 4 + j))
+    op(string.format("@%%p2 st.global.f32 [%%r%d], %%r%d;", 56 + j, 16 + 4 * i + j))
+    if i < 3 then op(string.format("add.u32 %%r%d, %%r%d, %%r46;", 56 + j, 56 + j)) end
+  end
+end
+op("exit;")
+
+local f = assert(io.open("lessons/kernels/conv_igemm.s", "w"))
+f:write(table.concat(out, "\n"), "\n")
+f:close()
+print("wrote lessons/kernels/conv_igemm.s (" .. #out .. " lines)")
