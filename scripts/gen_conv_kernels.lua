@@ -1,6 +1,7 @@
 -- gen_conv_kernels.lua - writes lessons/kernels/conv_igemm.s, the
--- implicit-GEMM convolution, whose fully unrolled inner loop is too long
--- to keep consistent by hand. Run from the repository root:
+-- implicit-GEMM convolution, and conv2d_direct_cc.s, the direct
+-- convolution as nvcc compiles it, whose unrolled loops are too long to
+-- keep consistent by hand. Run from the repository root:
 --   build/simtlab run --unsafe scripts/gen_conv_kernels.lua   (or lua5.4 ...)
 -- (the generated file is committed; edit this script, not it).
 
@@ -302,7 +303,169 @@ for i = 0, 3 do
 end
 op("exit;")
 
-local f = assert(io.open("lessons/kernels/conv_igemm.s", "w"))
-f:write(table.concat(out, "\n"), "\n")
-f:close()
-print("wrote lessons/kernels/conv_igemm.s (" .. #out .. " lines)")
+local function write(name)
+  local f = assert(io.open("lessons/kernels/" .. name, "w"))
+  f:write(table.concat(out, "\n"), "\n")
+  f:close()
+  print("wrote lessons/kernels/" .. name .. " (" .. #out .. " lines)")
+  out = {}
+end
+write("conv_igemm.s")
+
+-- ---------------------------------------------------------------------
+-- conv2d_direct_cc.s: conv2d_direct.s's CUDA source with R = S = 3 as
+-- template parameters, as nvcc -O3 compiles it.
+emit([[
+// conv2d_direct_cc.s - the direct convolution of conv2d_direct.s (one
+// thread per output, NCHW, f32) as nvcc -O3 compiles it when the filter
+// size is a compile-time constant, here R = S = 3 (the usual way such code
+// is written: template <int R, int S>). The CUDA source:
+//   template <int R, int S> __global__ void conv2d_direct(X, Wt, Y, N, C,
+//       H, W, K, pad, stride, P, Q) {
+//     int i = blockIdx.x * blockDim.x + threadIdx.x;
+//     if (i >= N*K*P*Q) return;
+//     int q = i % Q, p = i / Q % P, k = i / (P*Q) % K, n = i / (K*P*Q);
+//     int h0 = p*stride - pad, w0 = q*stride - pad;  float acc = 0.f;
+//     for (int c = 0; c < C; c++)
+//       #pragma unroll
+//       for (int r = 0; r < R; r++)
+//         #pragma unroll
+//         for (int s = 0; s < S; s++) {
+//           int h = h0 + r, w = w0 + s;
+//           if (h >= 0 && h < H && w >= 0 && w < W)
+//             acc += X[((n*C + c)*H + h)*W + w] * Wt[((k*C + c)*R + r)*S + s];
+//         }
+//     Y[i] = acc;
+//   }
+// What the compiler does with it (and conv2d_direct.s, written as the
+// loops read, does not):
+//  - the r and s loops are unrolled completely: the 9 taps of a channel
+//    are 18 loads issued back to back (18 in flight instead of 2), then
+//    9 FMAs; the filter taps are one pointer plus immediate offsets
+//    [%r+0] .. [%r+32], the input taps three row pointers plus 0, 4, 8;
+//  - the padding tests do not depend on c, so they are hoisted out of the
+//    c loop: 3 row and 3 column predicates computed once per thread, one
+//    and.pred per tap in the loop (a tap outside the image loads nothing
+//    and skips its FMA, as the `if` says);
+//  - the index arithmetic is strength-reduced: per channel the input and
+//    filter pointers advance by one plane (H*W*4) and by 36 bytes;
+//  - the div/rem that split i run once per thread, before the loop.
+// The result is bit-identical to conv2d_direct.s (same FMAs in the same
+// order; the skipped ones add 0).
+//
+// Params:  as conv2d_direct.s (R and S must be 3: they are still passed,
+//          so that the two kernels are launched the same way).
+// Launch:  1-D, block = {bx} (e.g. 128), grid = {ceil(N*K*P*Q / bx)}.
+// Mapping: as conv2d_direct.s: one thread per output, i the flat NKPQ index.
+// Speed:   still one thread per output reading both operands from L1/L2
+//          for every FMA (no reuse through shared memory or registers),
+//          but with the loads of a whole channel in flight at once the
+//          latency is hidden by far fewer warps; the structural cure is the
+//          tiled implicit GEMM, conv_igemm.s.
+.kernel conv2d_direct_cc
+.param X
+.param Wt
+.param Y
+.param N
+.param C
+.param H
+.param W
+.param K
+.param R
+.param S
+.param pad
+.param stride
+.param P
+.param Q
+]])
+out[#out] = out[#out]:gsub("\n$", "")
+op("mov.u32 %r0, %ctaid.x;")
+op("mov.u32 %r1, %ntid.x;")
+op("mov.u32 %r2, %tid.x;")
+op("mad.u32 %r0, %r0, %r1, %r2;", "i = ctaid.x * ntid.x + tid.x")
+op("ld.param.u32 %r1, [N];")
+op("ld.param.u32 %r2, [K];")
+op("ld.param.u32 %r3, [P];")
+op("ld.param.u32 %r4, [Q];")
+op("mul.u32 %r5, %r1, %r2;")
+op("mul.u32 %r5, %r5, %r3;")
+op("mul.u32 %r5, %r5, %r4;", "N*K*P*Q outputs")
+op("setp.ge.u32 %p0, %r0, %r5;")
+op("@%p0 exit;", "past the end of Y")
+emit("    // split i into (n, k, p, q), once")
+op("rem.u32 %r6, %r0, %r4;", "q")
+op("div.u32 %r7, %r0, %r4;")
+op("rem.u32 %r8, %r7, %r3;", "p")
+op("div.u32 %r7, %r7, %r3;")
+op("rem.u32 %r9, %r7, %r2;", "k")
+op("div.u32 %r10, %r7, %r2;", "n")
+op("ld.param.u32 %r11, [stride];")
+op("ld.param.u32 %r12, [pad];")
+op("mul.u32 %r13, %r8, %r11;")
+op("sub.s32 %r13, %r13, %r12;", "h0 = p*stride - pad")
+op("mul.u32 %r14, %r6, %r11;")
+op("sub.s32 %r14, %r14, %r12;", "w0 = q*stride - pad")
+op("ld.param.u32 %r15, [C];")
+op("ld.param.u32 %r16, [H];")
+op("ld.param.u32 %r17, [W];")
+emit("    // the padding tests, hoisted out of the c loop: rows h0 + r (%p1..%p3),")
+emit("    // columns w0 + s (%p4..%p6); negative values are huge as u32")
+for r = 0, 2 do
+  op(string.format("add.u32 %%r18, %%r13, %d;", r))
+  op(string.format("setp.lt.u32 %%p%d, %%r18, %%r16;", 1 + r), string.format("0 <= h0 + %d < H", r))
+end
+for s = 0, 2 do
+  op(string.format("add.u32 %%r18, %%r14, %d;", s))
+  op(string.format("setp.lt.u32 %%p%d, %%r18, %%r17;", 4 + s), string.format("0 <= w0 + %d < W", s))
+end
+op("shl.b32 %r19, %r17, 2;", "one image row in bytes: W*4")
+op("mul.u32 %r20, %r16, %r19;", "one plane in bytes: H*W*4")
+emit("    // %r21 = &X[n][0][h0][w0] (the window's corner, may lie outside),")
+emit("    // advanced one plane per c")
+op("mul.u32 %r21, %r10, %r15;", "n*C")
+op("mad.u32 %r21, %r21, %r16, %r13;", "n*C*H + h0")
+op("mad.u32 %r21, %r21, %r17, %r14;", "(n*C*H + h0)*W + w0")
+op("shl.b32 %r21, %r21, 2;")
+op("ld.param.u32 %r22, [X];")
+op("add.u32 %r21, %r21, %r22;")
+emit("    // %r23 = &Wt[k][0][0][0], advanced 9 floats (36 bytes) per c")
+op("mul.u32 %r23, %r9, %r15;")
+op("mul.u32 %r23, %r23, 36;")
+op("ld.param.u32 %r22, [Wt];")
+op("add.u32 %r23, %r23, %r22;")
+op("mov.f32 %r24, 0.0;", "acc")
+op("mov.u32 %r25, 0;", "c")
+emit("LOOP_C:")
+emit("    // the three row pointers of this channel's window")
+op("add.u32 %r26, %r21, %r19;", "row h0 + 1")
+op("add.u32 %r27, %r26, %r19;", "row h0 + 2")
+emit("    // all 18 loads of the channel first (taps outside the image: none)")
+local rowp = { "%r21", "%r26", "%r27" }
+for r = 0, 2 do
+  for s = 0, 2 do
+    local t = 3 * r + s
+    op(string.format("and.pred %%p7, %%p%d, %%p%d;", 1 + r, 4 + s), string.format("tap (%d, %d) inside the image", r, s))
+    op(string.format("@%%p7 ld.global.f32 %%r%d, [%s+%d];", 28 + t, rowp[r + 1], 4 * s), "X[n][c][h0+" .. r .. "][w0+" .. s .. "]")
+    op(string.format("@%%p7 ld.global.f32 %%r%d, [%%r23+%d];", 37 + t, 4 * t), "Wt[k][c][" .. r .. "][" .. s .. "]")
+  end
+end
+emit("    // then the 9 FMAs, in the source's (r, s) order")
+for r = 0, 2 do
+  for s = 0, 2 do
+    local t = 3 * r + s
+    op(string.format("and.pred %%p7, %%p%d, %%p%d;", 1 + r, 4 + s))
+    op(string.format("@%%p7 fma.f32 %%r24, %%r%d, %%r%d, %%r24;", 28 + t, 37 + t))
+  end
+end
+op("add.u32 %r21, %r21, %r20;", "next plane of X")
+op("add.u32 %r23, %r23, 36;", "next channel of the filter")
+op("add.u32 %r25, %r25, 1;")
+op("setp.lt.u32 %p0, %r25, %r15;")
+op("@%p0 bra LOOP_C;")
+emit("    // Y[i]: i is already the flat NKPQ index")
+op("shl.b32 %r18, %r0, 2;")
+op("ld.param.u32 %r22, [Y];")
+op("add.u32 %r18, %r18, %r22;")
+op("st.global.f32 [%r18], %r24;")
+op("exit;")
+write("conv2d_direct_cc.s")

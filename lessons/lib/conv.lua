@@ -47,13 +47,20 @@ function conv.sizes(X, Wt, opts)
 end
 
 -- Direct convolution: one thread per output (block opts.block or 128).
+-- opts.cc: the same source as nvcc compiles it for a 3 x 3 filter
+-- (conv2d_direct_cc.s: taps unrolled, padding tests hoisted; R = S = 3).
 function conv.direct(g, X, Wt, opts)
   opts = opts or {}
   local z = conv.sizes(X, Wt, opts)
+  local name = "conv2d_direct"
+  if opts.cc then
+    assert(z.R == 3 and z.S == 3, "conv.direct: opts.cc needs a 3 x 3 filter (conv2d_direct_cc.s)")
+    name = "conv2d_direct_cc"
+  end
   local Y = g:tensor{ z.N, z.K, z.P, z.Q, name = "Y" }
   local bx = opts.block or 128
   local total = z.N * z.K * z.P * z.Q
-  local r = g:launch(W.kernel("conv2d_direct"), { grid = ceil_div(total, bx), block = bx },
+  local r = g:launch(W.kernel(name), { grid = ceil_div(total, bx), block = bx, check = opts.check },
                      X, Wt, Y, z.N, z.C, z.H, z.W, z.K, z.R, z.S, z.pad, z.stride, z.P, z.Q)
   return Y, { direct = r, cycles = r.cycles }
 end
