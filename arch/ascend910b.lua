@@ -54,6 +54,8 @@ return {
   max_blocks_per_sm = 16,       -- estimate
   max_threads_per_block = 1024, -- estimate
   regs_per_sm = 65536,          -- estimate
+  max_regs_per_thread = 255,    -- estimate: no public per-thread figure (the AI cores are not
+                                --   SIMT); the ISA's 255, as on NVIDIA
   reg_alloc_unit = 256,         -- estimate
   smem_per_sm = 196608,         -- estimate: [spec] "?"; the 192 KB unified buffer per core
   smem_per_block = 196608,      -- estimate

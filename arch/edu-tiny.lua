@@ -35,6 +35,7 @@ return {
   max_blocks_per_sm = 4,
   max_threads_per_block = 256,
   regs_per_sm = 16384,         -- 64 registers for each of the 256 threads
+  max_regs_per_thread = 255,   -- as NVIDIA's (a kernel with more than 64 fits fewer threads)
   reg_alloc_unit = 256,        -- registers per warp are allocated in units of 256
   smem_per_sm = 16384,         -- 16 KB
   smem_per_block = 16384,

@@ -54,6 +54,8 @@ return {
   max_blocks_per_sm = 32,       -- [wp]
   max_threads_per_block = 1024, -- [wp]
   regs_per_sm = 65536,          -- [spec] 256 KB register file
+  max_regs_per_thread = 255,    -- [wp] CUDA programming guide, compute capability table: at most
+                                --   255 32-bit registers per thread (every capability since 3.5)
   reg_alloc_unit = 256,         -- [wp]
   smem_per_sm = 233472,         -- [spec] up to 228 KB shared memory per SM
   smem_per_block = 232448,      -- [wp] 227 KB per block

@@ -50,6 +50,8 @@ return {
   max_blocks_per_sm = 32,       -- [wp] 32 resident blocks per SM (compute capability 9.0)
   max_threads_per_block = 1024, -- [wp] 1,024 threads per block
   regs_per_sm = 65536,          -- [meas] driver: 65,536 registers (= 256 KB [spec])
+  max_regs_per_thread = 255,    -- [wp] CUDA programming guide, compute capability table: at most
+                                --   255 32-bit registers per thread (every capability since 3.5)
   reg_alloc_unit = 256,         -- [wp] registers are allocated per warp in units of 256
   smem_per_sm = 233472,         -- [spec] [meas] 228 KB shared memory per SM
   smem_per_block = 232448,      -- [wp] 227 KB per block (228 KB minus 1 KB reserved)

@@ -59,6 +59,9 @@ return {
   max_blocks_per_sm = 32,       -- estimate: ROCm allows up to 32 workgroups per CU
   max_threads_per_block = 1024, -- [wp] HIP: 1,024 work-items per workgroup
   regs_per_sm = 131072,         -- [spec] 512 KB vector registers per CU = 131,072 x 32 bit
+  max_regs_per_thread = 255,    -- [wp] ROCm documentation (CDNA 3): up to 512 VGPRs per lane of a wave
+                                --   (256 architectural + 256 accumulation); the simulator's ISA
+                                --   has 255 (%r0..%r254), so 255 is the limit here
   reg_alloc_unit = 512,         -- estimate: VGPRs allocated in blocks of 8 per lane (x 64)
   smem_per_sm = 65536,          -- [spec] 64 KB LDS per CU
   smem_per_block = 65536,       -- [wp] a workgroup may use the whole LDS

@@ -45,6 +45,8 @@ return {
   max_blocks_per_sm = 24,       -- [wp]
   max_threads_per_block = 1024, -- [wp]
   regs_per_sm = 65536,          -- [spec] 256 KB register file
+  max_regs_per_thread = 255,    -- [wp] CUDA programming guide, compute capability table: at most
+                                --   255 32-bit registers per thread (every capability since 3.5)
   reg_alloc_unit = 256,         -- [wp]
   smem_per_sm = 102400,         -- [spec] up to 100 KB shared memory per SM
   smem_per_block = 101376,      -- [wp] 99 KB per block (100 KB minus 1 KB reserved)

@@ -47,6 +47,8 @@ return {
   max_blocks_per_sm = 32,       -- [wp]
   max_threads_per_block = 1024, -- [wp]
   regs_per_sm = 65536,          -- [spec] 256 KB register file = 65,536 x 32 bit
+  max_regs_per_thread = 255,    -- [wp] CUDA programming guide, compute capability table: at most
+                                --   255 32-bit registers per thread (every capability since 3.5)
   reg_alloc_unit = 256,         -- [wp] registers allocated per warp in units of 256
   smem_per_sm = 98304,          -- [spec] up to 96 KB shared memory per SM
   smem_per_block = 98304,       -- [wp] 96 KB per block (opt-in)

@@ -70,7 +70,8 @@ typedef enum raw_kind {
     RAW_FLOAT,                  /* decimal float literal: bits               */
     RAW_BITS,                   /* 0fXXXXXXXX: bits                          */
     RAW_NAME,                   /* an identifier: name                       */
-    RAW_MEM                     /* [ ... ]: mem_* fields                     */
+    RAW_MEM,                    /* [ ... ]: mem_* fields                     */
+    RAW_VEC                     /* {%rA, %rB, ...}: index = A, nvec registers */
 } raw_kind_t;
 
 typedef enum mem_base { MB_REG, MB_NAME, MB_INT } mem_base_t;
@@ -87,6 +88,7 @@ typedef struct raw_opd {
     const char *name_at;        /* RAW_MEM: where that name starts           */
     mem_base_t mem_base;        /* RAW_MEM: what comes first inside [ ]      */
     int64_t mem_off;            /* RAW_MEM: offset (base int or +/- imm)     */
+    int nvec;                   /* RAW_VEC: registers in the braces          */
 } raw_opd_t;
 
 /* What an instruction expects at one operand position. */
@@ -97,7 +99,8 @@ typedef enum opd_role {
     ROLE_PSRC,                  /* %p register read                          */
     ROLE_MEM,                   /* [address]                                 */
     ROLE_LABEL,                 /* branch target                             */
-    ROLE_RANGE                  /* %r register: first of a wmma fragment     */
+    ROLE_RANGE,                 /* %r register: first of a wmma fragment     */
+    ROLE_VEC                    /* {%rN, %rN+1, ...}: ld/st .v2 / .v4 data   */
 } opd_role_t;
 
 /* ------------------------------------------------------------------ */
@@ -628,11 +631,57 @@ static int lex_mem(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
     return 0;
 }
 
+/* Read "{ %rA, %rB, ... }" (the data registers of ld/st .v2/.v4). They
+ * must be consecutive ascending, as SASS register pairs and quads are;
+ * how many the instruction needs is checked against its .vN later. */
+static int lex_vec(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
+{
+    const char *t = skip_ws(s + 1);
+    r->kind = RAW_VEC;
+    r->at = s;
+    r->nvec = 0;
+    for (;;) {
+        raw_opd_t in;
+        memset(&in, 0, sizeof in);
+        if (*t != '%')
+            return fail(a, t, "expected a %%r register in '{ }', got '%.*s'",
+                        *t ? (int)word_len(t) : 0, t);
+        if (lex_percent(a, t, &in))
+            return -1;
+        if (in.kind != RAW_REG)
+            return fail(a, t, "a vector's registers must be %%r registers, got '%.*s'",
+                        (int)in.len, t);
+        if (r->nvec == 0)
+            r->index = in.index;
+        else if (in.index != r->index + r->nvec)
+            return fail(a, t, "registers in '{ }' must be consecutive ascending (like SASS "
+                        "register pairs and quads): expected %%r%d after %%r%d, got '%.*s'",
+                        r->index + r->nvec, r->index + r->nvec - 1, (int)in.len, t);
+        if (r->nvec == 4)
+            return fail(a, t, "a vector has at most 4 registers (.v2 or .v4)");
+        r->nvec++;
+        t = skip_ws(t + in.len);
+        if (*t == ',') {
+            t = skip_ws(t + 1);
+            continue;
+        }
+        if (*t == '}')
+            break;
+        return fail(a, t, "expected ',' or '}' in a register vector, got '%.*s'",
+                    *t ? (int)word_len(t) : 0, t);
+    }
+    *end = t + 1;
+    r->len = (size_t)(*end - s);
+    return 0;
+}
+
 /* Read one operand at s (already past white space). */
 static int lex_operand(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
 {
     memset(r, 0, sizeof *r);
     r->at = s;
+    if (*s == '{')
+        return lex_vec(a, s, r, end);
     if (*s == '%') {
         if (lex_percent(a, s, r))
             return -1;
@@ -735,6 +784,7 @@ typedef struct mnem {
     isa_atom_op_t aop;
     uint8_t shape[2];           /* cp.async.bulk: rows, bytes/16; wgmma: N    */
     uint8_t multicast;          /* cp.async.bulk.multicast (a 5th operand)    */
+    uint8_t vec;                /* ld/st .v2 / .v4: 2 or 4; 0 scalar          */
     char disp[32];              /* name for messages: "add", "ld.param"       */
 } mnem_t;
 
@@ -785,6 +835,14 @@ static int take_type(asm_ctx_t *a, const suffix_t *sf, int nsf, int *k,
                     (int)sf[*k].n, sf[*k].s, disp, allowed);
     *out = t;
     (*k)++;
+    return 0;
+}
+
+/* 2 or 4 if suffix x is ".v2" or ".v4" (a vector load or store), else 0. */
+static unsigned vec_suffix(const suffix_t *x)
+{
+    if (x->n == 2 && x->s[0] == 'v' && (x->s[1] == '2' || x->s[1] == '4'))
+        return (unsigned)(x->s[1] - '0');
     return 0;
 }
 
@@ -991,6 +1049,9 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         if (k >= nsf)
             return fail(a, e, "'%s' needs a state space (.global, .shared or .param)",
                         info->name);
+        if (sp == SPACE_COUNT && vec_suffix(&sf[k]))
+            return fail(a, sf[k].s - 1, "'.%.*s' goes after the state space (write %s.global.%.*s.f32)",
+                        (int)sf[k].n, sf[k].s, info->name, (int)sf[k].n, sf[k].s);
         if (sp == SPACE_COUNT)
             return fail(a, sf[k].s - 1,
                         "'%s' needs a state space (.global, .shared or .param), got '.%.*s'",
@@ -1006,6 +1067,18 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         k++;
         if (m->op == OP_LD && sp == SPACE_PARAM)
             snprintf(m->disp, sizeof m->disp, "ld.param");
+        unsigned vn = k < nsf ? vec_suffix(&sf[k]) : 0;
+        if (vn && m->op != OP_LD && m->op != OP_ST)
+            return fail(a, sf[k].s - 1, "'%s' has no vector form (.v2 and .v4 are for ld and st "
+                        "on .global and .shared)", info->name);
+        if (vn && sp == SPACE_PARAM)
+            return fail(a, sf[k].s - 1, "'ld.param' has no vector form (.v2 and .v4 are for "
+                        ".global and .shared; load each parameter with its own ld.param)");
+        if (vn) {
+            m->vec = (uint8_t)vn;
+            snprintf(m->disp, sizeof m->disp, "%s.v%u", info->name, vn);
+            k++;
+        }
         if (m->op == OP_ATOM) {
             int ao = AOP_COUNT;
             if (k < nsf)
@@ -1027,9 +1100,22 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
     default:
         break;
     }
+    for (int i = k; i < nsf; i++)
+        if (vec_suffix(&sf[i]))
+            return fail(a, sf[i].s - 1, "'%s' has no vector form '.%.*s' (.v2 and .v4 are for "
+                        "ld and st on .global and .shared, right after the state space: "
+                        "ld.global.v4.f32)", m->disp, (int)sf[i].n, sf[i].s);
 
     /* Type suffixes. */
     uint32_t mask = info->types;
+    if (m->vec) {
+        mask = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
+        isa_type_t t = k < nsf ? parse_type(sf[k].s, sf[k].n) : T_COUNT;
+        if (k < nsf && t != T_COUNT && !(mask & (1u << t)))
+            return fail(a, sf[k].s - 1, "'.v%u' needs a 32-bit element type (.b32 .u32 .s32 "
+                        ".f32: each element is one whole register), got '.%.*s'",
+                        (unsigned)m->vec, (int)sf[k].n, sf[k].s);
+    }
     if (m->op == OP_LD && m->space == SPACE_PARAM)
         mask = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
     if (m->op == OP_ATOM) {
@@ -1093,14 +1179,14 @@ static int roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
         *sig = "d, a, b, p";
         return 4;
     case OP_LD:
-        r[0] = ROLE_DST;
+        r[0] = m->vec ? ROLE_VEC : ROLE_DST;
         r[1] = ROLE_MEM;
-        *sig = "d, [addr]";
+        *sig = m->vec == 4 ? "{d0, d1, d2, d3}, [addr]" : m->vec == 2 ? "{d0, d1}, [addr]" : "d, [addr]";
         return 2;
     case OP_ST:
         r[0] = ROLE_MEM;
-        r[1] = ROLE_SRC;
-        *sig = "[addr], a";
+        r[1] = m->vec ? ROLE_VEC : ROLE_SRC;
+        *sig = m->vec == 4 ? "[addr], {a0, a1, a2, a3}" : m->vec == 2 ? "[addr], {a0, a1}" : "[addr], a";
         return 2;
     case OP_ATOM:
         r[0] = ROLE_DST;
@@ -1244,6 +1330,8 @@ static int check_src(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *r, int pos,
     case RAW_MEM:
         return fail(a, r->at, "operand %d of '%s' cannot be a memory operand '%.*s'",
                     pos + 1, m->disp, (int)r->len, r->at);
+    case RAW_VEC:   /* check_operand reports it first */
+        break;
     }
     return -1;
 }
@@ -1334,6 +1422,15 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
 {
     isa_operand_t *o = &in->opd[pos];
     memset(o, 0, sizeof *o);
+    if (r->kind == RAW_VEC && role != ROLE_VEC) {
+        if (m->op == OP_LD || m->op == OP_ST)
+            return fail(a, r->at, "a register vector '%.*s' needs a vector %s: write "
+                        "%s.%s.v%d.%s", (int)r->len, r->at, m->op == OP_LD ? "load" : "store",
+                        isa_ops[m->op].name, isa_space_name(m->space), r->nvec == 4 ? 4 : 2,
+                        isa_type_name(m->type));
+        return fail(a, r->at, "operand %d of '%s' cannot be a register vector '%.*s' (only "
+                    "ld/st .v2 and .v4 take one)", pos + 1, m->disp, (int)r->len, r->at);
+    }
     switch (role) {
     case ROLE_DST:
         if (r->kind == RAW_REG) {
@@ -1386,6 +1483,17 @@ static int check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         o->index = (uint8_t)r->index;
         return 0;
     }
+    case ROLE_VEC:
+        if (r->kind != RAW_VEC)
+            return fail(a, r->at, "operand %d of '%s' must be %u consecutive registers in "
+                        "braces, like %s, got '%.*s'", pos + 1, m->disp, (unsigned)m->vec,
+                        m->vec == 4 ? "{%r4, %r5, %r6, %r7}" : "{%r4, %r5}", (int)r->len, r->at);
+        if (r->nvec != m->vec)
+            return fail(a, r->at, "'.v%u' needs %u registers in '{ }', got %d", (unsigned)m->vec,
+                        (unsigned)m->vec, r->nvec);
+        o->kind = OPD_REG;
+        o->index = (uint8_t)r->index;
+        return 0;
     case ROLE_MEM:
         if ((m->op == OP_CP_BULK && pos == 1) || (m->op == OP_CP_BULK_ST && pos == 0)) {   /* global */
             mnem_t g = *m;
@@ -1509,6 +1617,7 @@ static int instruction(asm_ctx_t *a, const char *s)
     in.aop = (uint8_t)m.aop;
     in.shape[0] = m.shape[0];
     in.shape[1] = m.shape[1];
+    in.vec = m.vec;
     in.line = a->lineno;
     in.col = (uint32_t)(s - a->cur) + 1;
 
@@ -1572,6 +1681,14 @@ static int instruction(asm_ctx_t *a, const char *s)
     in.nopd = (uint8_t)nwant;
     if (is_async(m.op) && check_async(a, &m, raw, &in))
         return -1;
+    if (m.vec) {   /* an address known now must be aligned to the whole vector */
+        int mi = m.op == OP_LD ? 1 : 0;
+        unsigned align = 4u * m.vec;
+        if (in.opd[mi].index == ISA_NO_REG && in.opd[mi].imm % align != 0)
+            return fail(a, raw[mi].at, "a .v%u address must be %u-byte aligned (the whole vector "
+                        "is one %u-byte access), got offset %lu", (unsigned)m.vec, align, align,
+                        (unsigned long)in.opd[mi].imm);
+    }
 
     /* Register usage for occupancy. */
     if (in.guard != ISA_NO_REG && in.guard + 1u > a->p.npreds)
@@ -1579,7 +1696,7 @@ static int instruction(asm_ctx_t *a, const char *s)
     for (int i = 0; i < in.nopd; i++) {
         const isa_operand_t *o = &in.opd[i];
         unsigned len = o->kind != OPD_REG ? 1 : m.op == OP_WGMMA && i == 0 ? m.shape[0] / 2u
-                     : range_regs(m.op, m.type, i);
+                     : m.vec ? isa_opd_regs(&in, i) : range_regs(m.op, m.type, i);
         if ((o->kind == OPD_REG || (o->kind == OPD_MEM && o->index != ISA_NO_REG))
             && o->index + len > a->p.nregs)
             a->p.nregs = o->index + len;
@@ -2180,6 +2297,8 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
     if (op == OP_LD || op == OP_ST || op == OP_ATOM ||
         (op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D && op != OP_WMMA_MMA))
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
+    if ((op == OP_LD || op == OP_ST) && in->vec)
+        sb_printf(&b, ".v%u", (unsigned)in->vec);
     if (op == OP_ATOM)
         sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
     if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE ||
@@ -2206,6 +2325,12 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, "%s", i == 0 ? " " : ", ");
         switch (o->kind) {
         case OPD_REG:
+            if ((op == OP_LD || op == OP_ST) && in->vec) {
+                for (unsigned k = 0; k < in->vec; k++)
+                    sb_printf(&b, "%s%%r%u", k ? ", " : "{", (unsigned)o->index + k);
+                sb_printf(&b, "}");
+                break;
+            }
             sb_printf(&b, "%%r%u", (unsigned)o->index);
             break;
         case OPD_PRED:

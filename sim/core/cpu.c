@@ -25,14 +25,20 @@
 #define CPU_TICKS_PER_CYCLE 1024u  /* DRAM timeline resolution (dram.h) */
 
 /* Where the work-items' saved registers (the "context arrays" of a CPU
- * runtime, see cpu.h) live in the cache model's address space: core i's
- * area starts at CPU_CTX_BASE + i * CPU_CTX_BYTES. It holds 64 registers x
- * 4096 threads (the largest block cpu_desc_validate allows) x 4 bytes, so
- * 1024 cores end exactly at 2^32. Device allocations (mem.c) start near 0
- * and would have to pass 3 GB to alias it; an alias would only change
- * cache timing, never data (the caches hold tags only). */
-#define CPU_CTX_BASE  0xC0000000u
-#define CPU_CTX_BYTES (ISA_NUM_REGS * 4096u * 4u)
+ * runtime, see cpu.h) live in the cache model's address space: the window
+ * [CPU_CTX_BASE, 2^32), 1 GB. Core i's area starts at i * CPU_CTX_BYTES in
+ * it and holds CPU_CTX_REGS registers x 4096 threads (the largest block
+ * cpu_desc_validate allows) x 4 bytes, so 1024 cores fill the window.
+ * Register r of a thread lies r x (threads of the block) words into its
+ * core's area; the registers from %r64 on (ISA_NUM_REGS is 255) run past
+ * it into the next cores' areas, and offsets wrap around inside the window
+ * (ctx_addr): an alias changes only cache timing, never data (the caches
+ * hold tags only). Device allocations (mem.c) start near 0 and would have
+ * to pass 3 GB to alias it. */
+#define CPU_CTX_BASE   0xC0000000u
+#define CPU_CTX_WINDOW 0x40000000u
+#define CPU_CTX_REGS   64u
+#define CPU_CTX_BYTES  (CPU_CTX_REGS * 4096u * 4u)
 
 /* Bytes one store port writes per cycle: a SIMD store of more (a 64-byte
  * AVX-512 store on Zen 4, whose store data path is 256 bits wide) holds
@@ -66,10 +72,12 @@ typedef struct cpu_core {
     uint32_t live;               /* groups not done                          */
     uint32_t at_bar;             /* groups waiting at bar.sync               */
     uint32_t bar_pc;             /* the bar.sync they wait at (at_bar > 0)   */
-    uint64_t *fill;              /* per group: registers saved at its last
+    cpu_regset_t *fill;          /* per group: registers saved at its last
                                     barrier, to reload before it runs on;
                                     owned per launch                         */
-    uint32_t ctx_base;           /* this core's context area (CPU_CTX_BASE)  */
+    uint8_t *filled;             /* per group: 1 if fill is not empty        */
+    uint32_t ctx_off;            /* this core's context area: offset in the
+                                    CPU_CTX_BASE window                      */
 } cpu_core_t;
 
 struct cpu {
@@ -83,7 +91,7 @@ struct cpu {
 struct cpu_run {
     const isa_program_t *prog;
     sm_deps_t *deps;             /* prog->ncode entries; owned               */
-    uint64_t *live;              /* prog->ncode + 1 entries: registers live
+    cpu_regset_t *live;          /* prog->ncode + 1 entries: registers live
                                     before each pc (live_in); owned          */
     mem_t *mem;
     const uint32_t *params;
@@ -228,6 +236,7 @@ static void core_free(cpu_core_t *k)
     free(k->regs);
     free(k->smem);
     free(k->fill);
+    free(k->filled);
     memset(k, 0, sizeof *k);
 }
 
@@ -417,15 +426,13 @@ static uint64_t global_access(cpu_t *c, cpu_core_t *k, const exec_info_t *info, 
 
 /* ---- registers live across barriers ------------------------------------------------ */
 
-/* Registers each instruction reads (use) and surely writes (kill: an
- * unguarded destination; a guarded write may not happen, so it kills
- * nothing), as bit sets over %r0..%r63. */
-static uint64_t reg_bits(uint32_t first, uint32_t count)
+/* Add registers first..first+count-1 to set s. Used for the registers
+ * each instruction reads (use) and surely writes (kill: an unguarded
+ * destination; a guarded write may not happen, so it kills nothing). */
+static void reg_bits(cpu_regset_t *s, uint32_t first, uint32_t count)
 {
-    uint64_t m = 0;
     for (uint32_t i = 0; i < count && first + i < ISA_NUM_REGS; i++)
-        m |= 1ull << (first + i);
-    return m;
+        s->w[(first + i) >> 6] |= 1ull << ((first + i) & 63);
 }
 
 /* Backward data-flow liveness over p's control-flow graph: live[pc] = the
@@ -433,11 +440,10 @@ static uint64_t reg_bits(uint32_t first, uint32_t count)
  * (past the end). Successors: the next pc, a branch's target (both for a
  * guarded branch), none after an unguarded exit. Iterates to the fixed
  * point (at most ncode x 64 rounds; a few in practice). */
-static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, uint64_t *live)
+static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, cpu_regset_t *live)
 {
     uint32_t n = p->ncode;
-    for (uint32_t pc = 0; pc <= n; pc++)
-        live[pc] = 0;
+    memset(live, 0, ((size_t)n + 1) * sizeof *live);
     int changed = 1;
     while (changed) {
         changed = 0;
@@ -445,30 +451,35 @@ static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, uin
             const isa_instr_t *in = &p->code[i];
             const sm_deps_t *d = &deps[i];
             int guarded = in->guard != ISA_NO_REG;
-            uint64_t out = 0;
+            cpu_regset_t out, use, kill;
+            memset(&out, 0, sizeof out);
+            memset(&use, 0, sizeof use);
+            memset(&kill, 0, sizeof kill);
             if (in->op == OP_BRA) {
                 if (in->opd[0].imm < n)
-                    out |= live[in->opd[0].imm];
+                    out = live[in->opd[0].imm];
                 if (guarded)
-                    out |= live[i + 1];
+                    for (uint32_t k = 0; k < CPU_REGSET_WORDS; k++)
+                        out.w[k] |= live[i + 1].w[k];
             } else if (in->op != OP_EXIT || guarded) {
                 out = live[i + 1];
             }
-            uint64_t use = 0, kill = 0;
             for (uint32_t j = 0; j < d->nsrc; j++)
-                use |= reg_bits(d->src[j], d->src_n[j]);
+                reg_bits(&use, d->src[j], d->src_n[j]);
             if (d->dst != ISA_NO_REG && !guarded)
-                kill = reg_bits(d->dst, d->dst_n);
-            uint64_t v = use | (out & ~kill);
-            if (v != live[i]) {
-                live[i] = v;
-                changed = 1;
+                reg_bits(&kill, d->dst, d->dst_n);
+            for (uint32_t k = 0; k < CPU_REGSET_WORDS; k++) {
+                uint64_t v = use.w[k] | (out.w[k] & ~kill.w[k]);
+                if (v != live[i].w[k]) {
+                    live[i].w[k] = v;
+                    changed = 1;
+                }
             }
         }
     }
 }
 
-int cpu_live_in(const isa_program_t *p, uint64_t *live, simt_err_t *err)
+int cpu_live_in(const isa_program_t *p, cpu_regset_t *live, simt_err_t *err)
 {
     sm_deps_t *deps = calloc(p->ncode ? p->ncode : 1, sizeof *deps);
     if (!deps)
@@ -518,13 +529,14 @@ static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, c
     /* 2. operands (register renaming: only true dependencies wait) */
     uint64_t t = disp;
     int wait_mem = 0;
-    for (uint32_t i = 0; i < dep->nsrc; i++) {
-        uint64_t rt = w->reg_ready[dep->src[i]];
-        if (rt > t) {
-            t = rt;
-            wait_mem = (int)(w->reg_mem >> dep->src[i] & 1u);
+    for (uint32_t i = 0; i < dep->nsrc; i++)
+        for (uint32_t j = 0; j < dep->src_n[i]; j++) {   /* a range: st.v4, wmma */
+            uint64_t rt = w->reg_ready[dep->src[i] + j];
+            if (rt > t) {
+                t = rt;
+                wait_mem = warp_reg_mem(w, dep->src[i] + j);
+            }
         }
-    }
     for (uint32_t i = 0; i < 3 && dep->psrc[i] != ISA_NO_REG; i++)
         if (w->pred_ready[dep->psrc[i]] > t) {
             t = w->pred_ready[dep->psrc[i]];
@@ -610,11 +622,10 @@ static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, c
 
     /* 5. results and retirement (in order) */
     if (dep->dst != ISA_NO_REG) {
-        w->reg_ready[dep->dst] = done;
-        if (result_mem)
-            w->reg_mem |= 1ull << dep->dst;
-        else
-            w->reg_mem &= ~(1ull << dep->dst);
+        for (uint32_t j = 0; j < dep->dst_n; j++) {   /* ld.v4: all at once */
+            w->reg_ready[dep->dst + j] = done;
+            warp_set_reg_mem(w, dep->dst + j, result_mem);
+        }
     }
     if (dep->pdst != ISA_NO_REG)
         w->pred_ready[dep->pdst] = done;
@@ -650,7 +661,8 @@ static void ctx_access(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, u
     info.mask = w->live;
     for (uint32_t l = 0; l < WARP_SIZE; l++)
         if (w->live >> l & 1u)
-            info.addrs[l] = k->ctx_base + (reg * r->ngroups * W + g * W + (l - lane0)) * 4u;
+            info.addrs[l] = CPU_CTX_BASE + (uint32_t)(((uint64_t)k->ctx_off +
+                            ((uint64_t)reg * r->ngroups * W + g * W + (l - lane0)) * 4u) % CPU_CTX_WINDOW);
     sm_deps_t dep;
     memset(&dep, 0, sizeof dep);
     dep.unit = UNIT_LSU;
@@ -674,24 +686,29 @@ static void ctx_access(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, u
  * one core between barriers (cpu.h, "Barriers"). */
 static void save_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g, uint32_t pc)
 {
-    uint64_t m = r->live[pc + 1];
+    const cpu_regset_t *m = &r->live[pc + 1];
     warp_t *w = &k->groups[g];
+    uint64_t any = 0;
     for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
-        if (m >> reg & 1u)
+        if (cpu_regset_has(m, reg))
             ctx_access(c, k, r, w, g, reg, 1);
-    k->fill[g] = m;
+    for (uint32_t i = 0; i < CPU_REGSET_WORDS; i++)
+        any |= m->w[i];
+    k->fill[g] = *m;
+    k->filled[g] = any != 0;
 }
 
 /* Group g is about to run again after a barrier: reload its saved
  * registers (one SIMD load each; later instructions wait for them). */
 static void restore_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g)
 {
-    uint64_t m = k->fill[g];
+    const cpu_regset_t *m = &k->fill[g];
     warp_t *w = &k->groups[g];
     for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
-        if (m >> reg & 1u)
+        if (cpu_regset_has(m, reg))
             ctx_access(c, k, r, w, g, reg, 0);
-    k->fill[g] = 0;
+    memset(&k->fill[g], 0, sizeof k->fill[g]);
+    k->filled[g] = 0;
 }
 
 /* ---- blocks and thread groups ---------------------------------------------------- */
@@ -738,7 +755,8 @@ static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
         /* the registers of a new group hold nothing pending */
         for (uint32_t i = 0; i < ISA_NUM_REGS; i++)
             w->reg_ready[i] = 0;
-        k->fill[g] = 0;
+        memset(&k->fill[g], 0, sizeof k->fill[g]);
+        k->filled[g] = 0;
     }
     k->busy = 1;
     k->cur = 0;
@@ -796,7 +814,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
                          "(an endless loop? raise max_instrs if it is just long)",
                          r->prog->name, r->st->instrs, c->d.name);
     warp_t *w = &k->groups[k->cur];
-    if (k->fill[k->cur])
+    if (k->filled[k->cur])
         restore_regs(c, k, r, k->cur);
     exec_ctx_t x = {
         .prog = r->prog, .mem = r->mem, .smem = k->smem, .smem_bytes = r->prog->shared_bytes,
@@ -872,12 +890,14 @@ static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm,
     free(k->regs);
     free(k->smem);
     free(k->fill);
+    free(k->filled);
     k->fill = calloc(r->ngroups, sizeof *k->fill);
-    k->ctx_base = CPU_CTX_BASE + i * CPU_CTX_BYTES;
+    k->filled = calloc(r->ngroups, sizeof *k->filled);
+    k->ctx_off = i * CPU_CTX_BYTES;
     k->groups = calloc(r->ngroups, sizeof *k->groups);
     k->regs = calloc((size_t)r->ngroups * r->nregs * WARP_SIZE, sizeof *k->regs);
     k->smem = r->prog->shared_bytes ? calloc(1, r->prog->shared_bytes) : NULL;
-    if (!k->groups || !k->regs || !k->fill || (r->prog->shared_bytes && !k->smem))
+    if (!k->groups || !k->regs || !k->fill || !k->filled || (r->prog->shared_bytes && !k->smem))
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for a CPU core's thread groups");
     k->fe = 0;
     k->fe_used = 0;

@@ -486,14 +486,21 @@ static uint8_t *lane_ptr(const exec_ctx_t *x, const warp_t *w, const exec_info_t
                          uint32_t lane, simt_err_t *err)
 {
     uint32_t a = info->addrs[lane], n = info->bytes;
-    const char *kind = info->op == OP_LD ? "load" : info->op == OP_ST ? "store"
+    /* ld/st of more than 4 bytes per lane: a .v2 (8) or .v4 (16) vector */
+    int vec = (info->op == OP_LD || info->op == OP_ST) && n > 4;
+    const char *kind = info->op == OP_LD ? (n == 16 ? "vector load (.v4)" : n == 8 ? "vector load (.v2)" : "load")
+                     : info->op == OP_ST ? (n == 16 ? "vector store (.v4)" : n == 8 ? "vector store (.v2)" : "store")
                      : info->op == OP_WMMA_STORE_D ? "fragment store"
                      : info->op == OP_ATOM ? "atomic" : "fragment load";
     char what[96], detail[256], where[200];
     if (a % n != 0) {
         snprintf(what, sizeof what, "misaligned %s %s of %" PRIu32 " bytes",
                  isa_space_name(info->space), kind, n);
-        snprintf(detail, sizeof detail, "address 0x%08" PRIx32 " is not a multiple of %" PRIu32, a, n);
+        if (vec)
+            snprintf(detail, sizeof detail, "address 0x%08" PRIx32 " is not a multiple of %" PRIu32
+                     " (a .v%" PRIu32 " access needs %" PRIu32 "-byte alignment)", a, n, n / 4, n);
+        else
+            snprintf(detail, sizeof detail, "address 0x%08" PRIx32 " is not a multiple of %" PRIu32, a, n);
         report(x, w, lane, SIMT_E_MEM, err, what, detail);
         return NULL;
     }
@@ -601,6 +608,43 @@ static uint32_t atom_apply(uint8_t aop, uint8_t type, uint32_t old, uint32_t b, 
     }
 }
 
+/* ld/st .v2/.v4: every lane moves in->vec consecutive words between
+ * registers d..d+vec-1 (st: a..a+vec-1) and [addr, addr + 4 x vec), addr
+ * aligned to the whole vector. All lanes are checked before any register
+ * is written (one may be the address register); stores go in lane order. */
+static int exec_vec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info,
+                        const uint32_t a[WARP_SIZE], simt_err_t *err)
+{
+    uint32_t mask = info->mask, lo = 0;
+    unsigned nv = in->vec;
+    uint8_t *base = warp_span(x, info, &lo);
+    if (base && x->check && check_access_lanes(x->check, x, w, info, mask, err) != 0)
+        return -1;
+    if (in->op == OP_LD) {
+        uint32_t vals[4][WARP_SIZE];
+        FOR_LANES(mask, l) {
+            const uint8_t *p = base ? base + (a[l] - lo) : lane_ptr(x, w, info, l, err);
+            if (!p) return -1;
+            if (!base && x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
+            for (unsigned k = 0; k < nv; k++)
+                memcpy(&vals[k][l], p + 4 * k, 4);
+        }
+        uint32_t *d = dst(w, in);
+        for (unsigned k = 0; k < nv; k++)
+            LANE_LOOP(mask, l, d[k * WARP_SIZE + l] = vals[k][l]);
+        return 0;
+    }
+    const uint32_t *v = &w->regs[(size_t)in->opd[1].index * WARP_SIZE];
+    FOR_LANES(mask, l) {
+        uint8_t *p = base ? base + (a[l] - lo) : lane_ptr(x, w, info, l, err);
+        if (!p) return -1;
+        if (!base && x->check && check_access(x->check, x, w, info, l, err) != 0) return -1;
+        for (unsigned k = 0; k < nv; k++)
+            memcpy(p + 4 * k, &v[k * WARP_SIZE + l], 4);
+    }
+    return 0;
+}
+
 BITS_LANE_CLONES
 static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_info_t *info, simt_err_t *err)
 {
@@ -609,7 +653,7 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
     uint32_t mask = info->mask;
 
     info->space = in->space;
-    info->bytes = (uint8_t)isa_type_bytes((isa_type_t)in->type);
+    info->bytes = (uint8_t)(in->vec ? 4u * in->vec : isa_type_bytes((isa_type_t)in->type));
     info->is_store = in->op != OP_LD;
 
     if (in->space == SPACE_PARAM) {          /* uniform argument read */
@@ -638,6 +682,8 @@ static int exec_mem(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, exec_
         any = a0 | diff;
     }
     LANE_LOOP(mask, l, info->addrs[l] = a[l]);
+    if (in->vec)
+        return exec_vec_mem(x, w, in, info, a, err);
     if (mask == ALL_LANES && info->bytes == 4 && in->op != OP_ATOM) {
         /* Fast path of the general code below for a whole warp of 4-byte
          * loads or stores that are all aligned (the OR's low two bits are

@@ -230,6 +230,7 @@ void gpu_desc_default(gpu_desc_t *d)
     d->max_blocks_per_sm = 4;
     d->max_threads_per_block = 256;
     d->regs_per_sm = 16384;
+    d->max_regs_per_thread = 255;
     d->reg_alloc_unit = 256;
     d->smem_per_sm = 16 * 1024;
     d->smem_per_block = 16 * 1024;
@@ -300,6 +301,7 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("max_blocks_per_sm", d->max_blocks_per_sm, 1, 1024, err) ||
         check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
         check_u("regs_per_sm", d->regs_per_sm, 1024, 1u << 24, err) ||
+        check_u("max_regs_per_thread", d->max_regs_per_thread, 1, ISA_NUM_REGS, err) ||
         check_u("reg_alloc_unit", d->reg_alloc_unit, 1, 4096, err) ||
         check_u("smem_per_sm", d->smem_per_sm, 0, 1u << 24, err) ||
         check_u("smem_per_block", d->smem_per_block, 0, d->smem_per_sm, err) ||
@@ -669,6 +671,12 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
         l->cluster_size *= l->cluster[a];
     }
     l->warps_per_block = ceil_div(l->threads_per_block, 32);
+    if (p->nregs > d->max_regs_per_thread) {
+        simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " registers per thread (%%r0..%%r%" PRIu32
+                  "), more than the %" PRIu32 " a thread may have on %s (max_regs_per_thread)",
+                  p->name, p->nregs, p->nregs - 1, d->max_regs_per_thread, d->name);
+        goto fail;
+    }
     if (block_regs(d, p, l->warps_per_block) > d->regs_per_sm) {
         simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
                   " registers each), more than the %" PRIu32 " of one SM on %s",

@@ -64,6 +64,10 @@ typedef struct gpu_desc {
     uint32_t max_blocks_per_sm;
     uint32_t max_threads_per_block;
     uint32_t regs_per_sm;          /* 32-bit registers in the register file  */
+    uint32_t max_regs_per_thread;  /* most registers one thread may use
+                                      (255 on NVIDIA; 1..ISA_NUM_REGS): a
+                                      launch of a kernel that needs more
+                                      fails by name                          */
     uint32_t reg_alloc_unit;       /* registers allocated per warp in units  */
     uint32_t smem_per_sm;          /* shared memory bytes per SM             */
     uint32_t smem_per_block;       /* most shared memory one block may use   */
@@ -126,6 +130,10 @@ typedef struct gpu_stats {
     uint64_t gld_bytes, gst_bytes; /* bytes requested by global ld/st        */
     uint64_t sld_bytes, sst_bytes; /* bytes requested by shared ld/st        */
     uint64_t gld_sectors, gst_sectors; /* 32-byte sectors after coalescing   */
+    uint64_t gld_requests, gst_requests; /* warp ld/st instructions that moved
+                                      global data (a .v4 load of 512 bytes
+                                      is 1 request of 16 sectors)            */
+    uint64_t sld_requests, sst_requests; /* the same for shared memory      */
     uint64_t smem_wavefronts;      /* shared accesses after bank conflicts   */
     uint64_t l1_hits, l1_misses, l2_hits, l2_misses;
     uint64_t dram_bytes;           /* bytes moved to or from DRAM, including

@@ -252,6 +252,8 @@ unsigned isa_opd_regs(const isa_instr_t *in, int i)
         return i == 1 ? isa_frag_regs(FRAG_A, t) : i == 2 ? isa_frag_regs(FRAG_B, t)
              : isa_frag_regs(FRAG_C, t);
     case OP_WGMMA: return i == 0 ? in->shape[0] / 2u : 1;
+    case OP_LD: return i == 0 && in->vec ? in->vec : 1;
+    case OP_ST: return i == 1 && in->vec ? in->vec : 1;
     default: return 1;
     }
 }

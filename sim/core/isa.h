@@ -47,7 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ISA_NUM_REGS   64    /* %r0..%r63 per thread */
+#define ISA_NUM_REGS   255   /* %r0..%r254 per thread (255 is ISA_NO_REG) */
 #define ISA_NUM_PREDS  8     /* %p0..%p7 per thread */
 #define ISA_MAX_OPDS   4     /* operands per instruction */
 #define ISA_NAME_MAX   64    /* kernel, param, label and symbol names */
@@ -427,6 +427,8 @@ typedef struct isa_instr {
     uint8_t ctamask;   /* cp.async.bulk.multicast: the CTA ranks of the
                           cluster it writes into (bit r = rank r; 0: a
                           plain copy into the issuing CTA only)           */
+    uint8_t vec;       /* ld/st .v2/.v4: registers per lane (2 or 4; the
+                          access is 4 x vec bytes); 0 for a scalar access */
     isa_operand_t opd[ISA_MAX_OPDS]; /* opd[0] is the destination if any */
     uint32_t reconv;   /* bra: reconvergence pc (immediate post-dominator
                           of the branch), ISA_NO_PC when none (exit)      */

@@ -94,10 +94,8 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
             for (uint32_t k = 0; k < d->src_n[i]; k++)
                 d->regs[d->nregs++] = (uint8_t)(d->src[i] + k);
         if (d->dst != ISA_NO_REG)
-            for (uint32_t k = 0; k < d->dst_n; k++) {
+            for (uint32_t k = 0; k < d->dst_n; k++)
                 d->regs[d->nregs++] = (uint8_t)(d->dst + k);
-                d->dst_bits |= 1ull << (d->dst + k);
-            }
     }
 }
 
@@ -259,7 +257,7 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
         uint64_t rt = w->reg_ready[reg];
         if (rt > t) {
             t = rt;
-            r = (w->reg_mem >> reg & 1u) ? STALL_MEMORY : STALL_DEPENDENCY;
+            r = warp_reg_mem(w, reg) ? STALL_MEMORY : STALL_DEPENDENCY;
         }
     }
     for (uint32_t i = 0; i < 3 && d->psrc[i] != ISA_NO_REG; i++)
@@ -684,7 +682,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         uint64_t ready = now + (info->remote ? l->desc->lat_cluster : l->latency[UNIT_LSU]);
         uint32_t d = in->opd[0].index;
         w->reg_ready[d] = ready;
-        w->reg_mem |= 1ull << d;
+        warp_set_reg_mem(w, d, 1);
         if (ready > l->last_activity)
             l->last_activity = ready;
         return 0;
@@ -767,7 +765,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
         s->unit_free[UNIT_TENSOR] = now + 1;
         for (uint32_t r = d; r < d + n / 2; r++) {
             w->reg_ready[r] = end;
-            w->reg_mem &= ~(1ull << r);
+            warp_set_reg_mem(w, r, 0);
         }
         st->sld_bytes += smem_bytes;           /* operand reads count as shared loads */
         st->smem_wavefronts += wavefronts;
@@ -843,9 +841,11 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
             s->unit_free[UNIT_LSU] = accepted;   /* back-pressure from the memory system */
         uint64_t bytes = (uint64_t)warp_popcount(info.mask) * info.bytes * info.parts;
         if (info.space == SPACE_SHARED) {
-            if (info.is_store) st->sst_bytes += bytes; else st->sld_bytes += bytes;
+            if (info.is_store) { st->sst_bytes += bytes; st->sst_requests++; }
+            else { st->sld_bytes += bytes; st->sld_requests++; }
         } else {
-            if (info.is_store) st->gst_bytes += bytes; else st->gld_bytes += bytes;
+            if (info.is_store) { st->gst_bytes += bytes; st->gst_requests++; }
+            else { st->gld_bytes += bytes; st->gld_requests++; }
         }
         if (ready > l->last_activity)
             l->last_activity = ready;
@@ -855,9 +855,11 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     if (s->unit_free[d->unit] > s->busy_until)
         s->busy_until = s->unit_free[d->unit];
     if (d->dst != ISA_NO_REG) {
-        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
+        /* every register of a range (wmma fragment, ld.v2/.v4) at once */
+        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++) {
             w->reg_ready[reg] = ready;
-        w->reg_mem = from_mem ? w->reg_mem | d->dst_bits : w->reg_mem & ~d->dst_bits;
+            warp_set_reg_mem(w, reg, from_mem);
+        }
     }
     if (d->pdst != ISA_NO_REG)
         w->pred_ready[d->pdst] = ready;

@@ -44,9 +44,10 @@ typedef struct sm_deps {
     uint8_t nsrc;             /* registers read (in src[])                  */
     uint8_t src[4];           /* register indices read (first of a range)   */
     uint8_t src_n[4];         /* registers in each range (wmma: 4 or 8,
-                                 everything else 1)                         */
+                                 st.v2/.v4: 2 or 4, everything else 1)      */
     uint8_t dst;              /* register written, or ISA_NO_REG            */
-    uint8_t dst_n;            /* registers written from dst on (1, wmma 4/8) */
+    uint8_t dst_n;            /* registers written from dst on (1, wmma 4/8,
+                                 ld.v2/.v4 2/4)                             */
     uint8_t tc_type;          /* wmma.mma: input isa_type_t (sets how long it
                                  holds the Tensor Core), else T_NONE        */
     uint8_t psrc[3];          /* predicates read (guard first), ISA_NO_REG  */
@@ -56,7 +57,6 @@ typedef struct sm_deps {
      * dst's range. Filled by sm_decode_deps. */
     uint8_t nregs;            /* entries in regs[]                          */
     uint8_t regs[SM_DEP_REGS];
-    uint64_t dst_bits;        /* bit r set: register r is written           */
     uint8_t async;            /* mbarrier, cp.async.bulk, wgmma: timed by
                                  async_issue (sm.c)                         */
 } sm_deps_t;

@@ -18,7 +18,7 @@ void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes)
     w->next_issue = 0;
     memset(w->reg_ready, 0, sizeof w->reg_ready);
     memset(w->pred_ready, 0, sizeof w->pred_ready);
-    w->reg_mem = 0;
+    memset(w->reg_mem, 0, sizeof w->reg_mem);
     w->issued_at = UINT64_MAX;
 }
 

@@ -54,6 +54,7 @@ static const arch_field_t arch_fields[] = {
     F(tc_sync_flops_per_clk_tf32, K_U32), F(tc_sync_flops_per_clk_fp8, K_U32),
     F(max_threads_per_sm, K_U32), F(max_blocks_per_sm, K_U32),
     F(max_threads_per_block, K_U32), F(regs_per_sm, K_U32),
+    F(max_regs_per_thread, K_U32),
     F(reg_alloc_unit, K_U32), F(smem_per_sm, K_U32), F(smem_per_block, K_U32),
     F(max_grid, K_U32X3), F(max_cluster_size, K_U32), F(lat_cluster, K_U32), F(wgmma, K_U32),
     F(lat_alu, K_U32), F(lat_fma, K_U32), F(lat_sfu, K_U32), F(lat_branch, K_U32),

@@ -313,6 +313,10 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     lutil_set_int(L, "sst_bytes", st->sst_bytes);
     lutil_set_int(L, "gld_sectors", st->gld_sectors);
     lutil_set_int(L, "gst_sectors", st->gst_sectors);
+    lutil_set_int(L, "gld_requests", st->gld_requests);
+    lutil_set_int(L, "gst_requests", st->gst_requests);
+    lutil_set_int(L, "sld_requests", st->sld_requests);
+    lutil_set_int(L, "sst_requests", st->sst_requests);
     lutil_set_int(L, "smem_wavefronts", st->smem_wavefronts);
     lutil_set_int(L, "l1_hits", st->l1_hits);
     lutil_set_int(L, "l1_misses", st->l1_misses);

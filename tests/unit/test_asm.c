@@ -494,22 +494,22 @@ static void test_assemble_file(void **state)
 static void test_error_format(void **state)
 {
     (void)state;
-    expect_error_full("add.s32 %r1, %r64, 2\nexit\n",
-                      "t.s:1:14: error: unknown register '%r64' (registers are %r0..%r63)\n"
-                      "add.s32 %r1, %r64, 2\n"
+    expect_error_full("add.s32 %r1, %r255, 2\nexit\n",
+                      "t.s:1:14: error: unknown register '%r255' (registers are %r0..%r254)\n"
+                      "add.s32 %r1, %r255, 2\n"
                       "             ^");
     /* Tabs in the source line are copied into the caret line. */
-    expect_error_full("exit\n\tadd.s32 %r1, %r64, 2\n",
-                      "t.s:2:15: error: unknown register '%r64' (registers are %r0..%r63)\n"
-                      "\tadd.s32 %r1, %r64, 2\n"
+    expect_error_full("exit\n\tadd.s32 %r1, %r255, 2\n",
+                      "t.s:2:15: error: unknown register '%r255' (registers are %r0..%r254)\n"
+                      "\tadd.s32 %r1, %r255, 2\n"
                       "\t             ^");
     expect_error_full("exit\nfmaa.f32 %r1, %r2, %r3, %r4\r\n",
                       "t.s:2:1: error: unknown instruction 'fmaa' (did you mean 'fma'?)\n"
                       "fmaa.f32 %r1, %r2, %r3, %r4\n"
                       "^");
     /* The first error wins. */
-    expect_error("mov.u32 %r1, %r99\nfoo\n",
-                 "t.s:1:14: error: unknown register '%r99' (registers are %r0..%r63)");
+    expect_error("mov.u32 %r1, %r999\nfoo\n",
+                 "t.s:1:14: error: unknown register '%r999' (registers are %r0..%r254)");
 }
 
 /* The asynchronous instructions (mbarrier, cp.async.bulk, wgmma): each
@@ -550,8 +550,8 @@ static void test_errors_async(void **state)
           "t.s:3:16: error: shape .n12: N must be 8..128 and a multiple of 8" },
         { "wgmma.mma_async.n64.f32 %r0, [t], [t], 64",
           "t.s:3:20: error: type '.f32' not allowed for 'wgmma.mma_async' (allowed: f16 bf16 tf32 e4m3 e5m2)" },
-        { "wgmma.mma_async.n128.f16 %r8, [t], [t], 64",
-          "t.s:3:26: error: accumulator %r8..%r71 of 'wgmma.mma_async' needs 64 registers and goes past %r63" },
+        { "wgmma.mma_async.n128.f16 %r200, [t], [t], 64",
+          "t.s:3:26: error: accumulator %r200..%r263 of 'wgmma.mma_async' needs 64 registers and goes past %r254" },
         { "wgmma.mma_async.n64.f16 %r0, [t+8], [t], 64",
           "t.s:3:30: error: operand 2 of 'wgmma.mma_async' must be 16-byte aligned (bulk copies and wgmma move 16-byte pieces), got offset 72" },
         { "wgmma.wait %r1",

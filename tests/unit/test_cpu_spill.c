@@ -62,13 +62,23 @@ static void run(const cpu_desc_t *d, const char *src, uint32_t bx, cpu_stats_t *
         fail_msg("cpu_launch failed: %s", e.msg);
 }
 
+/* Registers %r0..%r63 of a set, or ~0 if it holds a higher one (these
+ * kernels use none). */
+static uint64_t lo(const cpu_regset_t *s)
+{
+    for (uint32_t i = 1; i < CPU_REGSET_WORDS; i++)
+        if (s->w[i])
+            return ~0ull;
+    return s->w[0];
+}
+
 /* Liveness: what is read later (on some path) before being surely written. */
 static void test_liveness(void **state)
 {
     (void)state;
     isa_program_t p;
     simt_err_t e;
-    uint64_t live[32];
+    cpu_regset_t live[32];
     assemble_lines(".param out\n"
                    "mov.u32 %r0, %tid.x;\n"          /* 0: read after the barrier   */
                    "mov.u32 %r1, 5;\n"               /* 1: read after the barrier   */
@@ -84,12 +94,12 @@ static void test_liveness(void **state)
                    "st.global.u32 [%r4], %r3; exit;\n", &p);
     assert_true(p.ncode < 31);
     assert_int_equal(cpu_live_in(&p, live, &e), 0);
-    assert_true(live[5] == ((1ull << 0) | (1ull << 1)));  /* saved at the barrier: r0, r1 */
-    assert_true(live[4] == live[5]);                       /* bar.sync reads nothing      */
-    assert_true(live[3] == live[5]);
-    assert_true(live[1] == (1ull << 0));                   /* r1 is written at pc 1       */
-    assert_true(live[0] == 0);                             /* nothing before the start    */
-    assert_true(live[p.ncode] == 0);
+    assert_true(lo(&live[5]) == ((1ull << 0) | (1ull << 1)));  /* saved at the barrier: r0, r1 */
+    assert_true(lo(&live[4]) == lo(&live[5]));                       /* bar.sync reads nothing      */
+    assert_true(lo(&live[3]) == lo(&live[5]));
+    assert_true(lo(&live[1]) == (1ull << 0));                   /* r1 is written at pc 1       */
+    assert_true(lo(&live[0]) == 0);                             /* nothing before the start    */
+    assert_true(lo(&live[p.ncode]) == 0);
     isa_program_free(&p);
 
     /* a loop: the counter is live around the back edge, across the barrier */
@@ -102,10 +112,10 @@ static void test_liveness(void **state)
                    "@%p1 bra LOOP;\n"                /* 5 */
                    "exit;\n", &p);
     assert_int_equal(cpu_live_in(&p, live, &e), 0);
-    assert_true(live[3] == (1ull << 0));
-    assert_true(live[2] == (1ull << 0));
-    assert_true(live[1] == (1ull << 0));
-    assert_true(live[6] == 0);
+    assert_true(lo(&live[3]) == (1ull << 0));
+    assert_true(lo(&live[2]) == (1ull << 0));
+    assert_true(lo(&live[1]) == (1ull << 0));
+    assert_true(lo(&live[6]) == 0);
     isa_program_free(&p);
 }
 
