@@ -2,8 +2,8 @@
 --   conv.direct(g, X, Wt, opts)  one kernel, conv2d_direct.s (one thread
 --                                per output)
 --   conv.im2col(g, X, Wt, opts)  im2col.s, then a GEMM (matmul_rect.s, or
---                                opts.gemm = "reg64": the 64 x 64
---                                register-blocked GEMM of conv_igemm.s)
+--                                opts.gemm = "igemm": the
+--                                register-blocked GEMM of conv_igemm*.s)
 --   conv.igemm(g, X, Wt, opts)   one kernel, conv_igemm.s: the implicit
 --                                GEMM (tiled, shared memory), as cuDNN does
 -- X is a device tensor {N, C, H, W}, Wt a device tensor {K, C, R, S};
@@ -82,17 +82,30 @@ function conv.filter_rsck(g, Wt)
   return g:tensor{ R, S, C, K, init = out, name = "Wr" }
 end
 
+-- The implicit-GEMM kernels: pixels and filters per block tile, block.
+local igemm_kernels = {
+  conv_igemm    = { tm = 64, tk = 64, block = { 16, 16 } },  -- scalar, 4 x 4 per thread
+  conv_igemm_v4 = { tm = 128, tk = 64, block = { 128 } },    -- 128-bit loads, 8 x 8 per thread
+}
+conv.igemm_default = "conv_igemm_v4"
+
 -- The implicit-GEMM launch on a filter already in RSCK order (Wr from
 -- conv.filter_rsck), z from conv.sizes; Y {N, K, P, Q}.
 local function igemm_launch(g, X, Wr, Y, z, opts)
-  local cfg = { grid = { ceil_div(z.N * z.P * z.Q, 64), ceil_div(z.K, 64) }, block = { 16, 16 },
+  local name = opts.kernel or conv.igemm_default
+  local sh = assert(igemm_kernels[name], "conv: unknown implicit-GEMM kernel '" .. tostring(name)
+                    .. "' (conv_igemm, conv_igemm_v4)")
+  local cfg = { grid = { ceil_div(z.N * z.P * z.Q, sh.tm), ceil_div(z.K, sh.tk) }, block = sh.block,
                 check = opts.check, warm_caches = opts.warm_caches }
-  return g:launch(W.kernel("conv_igemm"), cfg, X, Wr, Y, z.N, z.C, z.H, z.W, z.K, z.R, z.S,
+  return g:launch(W.kernel(name), cfg, X, Wr, Y, z.N, z.C, z.H, z.W, z.K, z.R, z.S,
                   z.pad, z.stride, z.P, z.Q)
 end
 
--- Implicit GEMM (conv_igemm.s): one launch, the im2col matrix never built.
--- opts.Wr: the filter already reordered (conv.filter_rsck), to reuse it.
+-- Implicit GEMM: one launch, the im2col matrix never built.
+-- opts.kernel: "conv_igemm_v4" (default: 128 x 64 tiles, 8 x 8 outputs per
+-- thread, 128-bit shared loads) or "conv_igemm" (64 x 64, 4 x 4, 32-bit
+-- loads, within 64 registers). opts.Wr: the filter already reordered
+-- (conv.filter_rsck), to reuse it.
 function conv.igemm(g, X, Wt, opts)
   opts = opts or {}
   local z = conv.sizes(X, Wt, opts)
@@ -120,19 +133,19 @@ end
 
 -- im2col + GEMM: Ymat {K, N*P*Q} = Wt {K, C*R*S} x cols, then reordered
 -- on the host to {N, K, P, Q} (for N = 1 this is only a reshape).
--- opts.gemm: "rect" (default, matmul_rect.s, 16 x 16 tiles) or "reg64":
--- conv_igemm.s run as a plain GEMM (a 1 x 1 filter over the cols matrix
--- seen as one image of C*R*S channels and N*P*Q pixels: the same 64 x 64
--- register-blocked mainloop as matmul_reg64.s, for any M, N, K), so that
--- explicit and implicit GEMM are compared with the same GEMM engine.
+-- opts.gemm: "rect" (default, matmul_rect.s, 16 x 16 tiles) or "igemm":
+-- an implicit-GEMM kernel (opts.kernel, as conv.igemm) run as a plain GEMM
+-- (a 1 x 1 filter over the cols matrix seen as one image of C*R*S channels
+-- and N*P*Q pixels; conv_igemm's mainloop is matmul_reg64's, for any M, N,
+-- K), so that explicit and implicit GEMM are compared with the same GEMM.
 function conv.im2col(g, X, Wt, opts)
   opts = opts or {}
   local z = conv.sizes(X, Wt, opts)
   local gemm = opts.gemm or "rect"
-  assert(gemm == "rect" or gemm == "reg64",
-         "conv.im2col: unknown gemm '" .. tostring(gemm) .. "' (rect, reg64)")
+  assert(gemm == "rect" or gemm == "igemm",
+         "conv.im2col: unknown gemm '" .. tostring(gemm) .. "' (rect, igemm)")
   local cols, r1 = conv.unfold(g, X, z.R, z.S, { pad = z.pad, stride = z.stride,
-                                                 cols4 = gemm == "reg64", check = opts.check })
+                                                 cols4 = gemm == "igemm", check = opts.check })
   local npq = z.N * z.P * z.Q
   local r2, Ymat
   if gemm == "rect" then
