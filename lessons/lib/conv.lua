@@ -4,12 +4,16 @@
 --   conv.im2col(g, X, Wt, opts)  im2col.s, then a GEMM (matmul_rect.s, or
 --                                opts.gemm = "igemm": the
 --                                register-blocked GEMM of conv_igemm*.s)
---   conv.igemm(g, X, Wt, opts)   one kernel, conv_igemm.s: the implicit
---                                GEMM (tiled, shared memory), as cuDNN does
+--   conv.igemm(g, X, Wt, opts)   one kernel, conv_igemm_v4.s (or
+--                                conv_igemm.s): the implicit GEMM (tiled,
+--                                shared memory), as cuDNN does
 -- X is a device tensor {N, C, H, W}, Wt a device tensor {K, C, R, S};
--- opts = {stride = 1, pad = 0}. Both return Y as a device tensor
+-- opts = {stride = 1, pad = 0}. All return Y as a device tensor
 -- {N, K, P, Q} and a table of launch results; conv.check compares Y with
--- simt.ref.conv2d.
+-- simt.ref.conv2d. More opts: check (the launches' kernel checker, default
+-- on), cc (conv.direct), kernel and Wr (conv.igemm, conv.im2col with
+-- gemm = "igemm"), gemm and times_only (conv.im2col: no Y, only the runs,
+-- for benchmarks: skips the host-side reorder).
 --
 --   (scripts find lessons/lib with require; the sandbox has no package.path)
 --   local conv = require("conv")
