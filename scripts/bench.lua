@@ -39,7 +39,8 @@ local cases = {
 -- 1, 2, 4, 8, 16, 32: blocks, blocks per SM, time, TFLOP/s and % of the
 -- FP32 peak; then im2col + GEMM at batch 32 (im2col.s, then the same GEMM
 -- mainloop over the cols matrix, and matmul_rect.s) against it (run once;
--- a few minutes of host time). arch/CALIBRATION.md, "Convolution".
+-- ~4 minutes of host time, ~9 more for the matmul_rect row).
+-- arch/CALIBRATION.md, "Convolution".
 local tc_n = ({ tc512 = 512, tc1024 = 1024 })[case]
 local async_n = ({ tcasync512 = 512, tcasync1024 = 1024, tcasync2048 = 2048, tcasync4096 = 4096 })[case]
 local c = cases[case]
