@@ -58,6 +58,8 @@ return {
   mem_bytes = 274877906944,  -- 256 GB host memory (estimate; addresses are 32-bit anyway)
   max_threads_per_block = 1024, -- same limit as the GPUs, so the same launches work
   smem_per_block = 262144,   -- "shared memory" is an ordinary buffer on a CPU
+  max_regs_per_thread = 255, -- no hardware limit: a CPU runtime keeps a work-item's registers in
+                             -- memory (spilling); the ISA's 255, as on NVIDIA
 
   tdp_watts = 12,            -- estimate: one core's share of a ~200 W 16-core socket
   price_per_hour = 0,        -- unknown (0)

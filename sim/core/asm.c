@@ -13,8 +13,8 @@
  *      immediate post-dominator, see compute_reconv).
  *
  * The first error stops assembly. Messages look like gcc's:
- *   k.s:3:13: error: unknown register '%r64' (registers are %r0..%r63)
- *   add.s32 %r1, %r64, 2
+ *   k.s:3:13: error: unknown register '%r255' (registers are %r0..%r254)
+ *   add.s32 %r1, %r255, 2
  *               ^
  * Columns are 1-based byte columns; the caret line copies tabs from the
  * source line so that it lines up in a terminal.
@@ -634,6 +634,14 @@ static int lex_mem(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
 /* Read "{ %rA, %rB, ... }" (the data registers of ld/st .v2/.v4). They
  * must be consecutive ascending, as SASS register pairs and quads are;
  * how many the instruction needs is checked against its .vN later. */
+static int vec_item_len(const char *t)
+{
+    int n = 0;
+    while (t[n] && !is_space(t[n]) && t[n] != ',' && t[n] != '}')
+        n++;
+    return n ? n : (t[0] ? 1 : 0);
+}
+
 static int lex_vec(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
 {
     const char *t = skip_ws(s + 1);
@@ -644,8 +652,7 @@ static int lex_vec(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
         raw_opd_t in;
         memset(&in, 0, sizeof in);
         if (*t != '%')
-            return fail(a, t, "expected a %%r register in '{ }', got '%.*s'",
-                        *t ? (int)word_len(t) : 0, t);
+            return fail(a, t, "expected a %%r register in '{ }', got '%.*s'", vec_item_len(t), t);
         if (lex_percent(a, t, &in))
             return -1;
         if (in.kind != RAW_REG)
@@ -667,8 +674,7 @@ static int lex_vec(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
         }
         if (*t == '}')
             break;
-        return fail(a, t, "expected ',' or '}' in a register vector, got '%.*s'",
-                    *t ? (int)word_len(t) : 0, t);
+        return fail(a, t, "expected ',' or '}' in a register vector, got '%.*s'", vec_item_len(t), t);
     }
     *end = t + 1;
     r->len = (size_t)(*end - s);
@@ -1068,6 +1074,9 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
         if (m->op == OP_LD && sp == SPACE_PARAM)
             snprintf(m->disp, sizeof m->disp, "ld.param");
         unsigned vn = k < nsf ? vec_suffix(&sf[k]) : 0;
+        if (!vn && k < nsf && sf[k].n >= 2 && sf[k].s[0] == 'v' && isdigit((unsigned char)sf[k].s[1]))
+            return fail(a, sf[k].s - 1, "'.%.*s' is not a vector width (vectors are .v2 and .v4)",
+                        (int)sf[k].n, sf[k].s);
         if (vn && m->op != OP_LD && m->op != OP_ST)
             return fail(a, sf[k].s - 1, "'%s' has no vector form (.v2 and .v4 are for ld and st "
                         "on .global and .shared)", info->name);

@@ -1,7 +1,7 @@
 /* asm.h - text assembler and disassembler for the simtlab ISA (isa.h).
  *
  * Errors carry file:line:col, the offending token and what was expected:
- *   matmul.s:12:17: error: unknown register '%r64' (registers are %r0..%r63)
+ *   matmul.s:12:17: error: unknown register '%r255' (registers are %r0..%r254)
  * Branch reconvergence points (immediate post-dominators) are computed here,
  * once, so the executor only follows isa_instr_t.reconv.
  */

@@ -67,6 +67,7 @@ typedef struct cpu_core {
     uint32_t ctaid[3];           /* that block                               */
     warp_t *groups;              /* ngroups thread groups; owned per launch  */
     uint32_t *regs;              /* ngroups x nregs x 32 registers           */
+    uint64_t *ready;             /* ngroups x nregs: their scoreboard        */
     uint8_t *smem;               /* the block's shared memory                */
     uint32_t cur;                /* group executing now                      */
     uint32_t live;               /* groups not done                          */
@@ -162,6 +163,7 @@ void cpu_desc_default(cpu_desc_t *d)
     d->mem_bytes = 256ull << 30;
     d->max_threads_per_block = 1024;
     d->smem_per_block = 256 * 1024;
+    d->max_regs_per_thread = 255;
     d->tdp_watts = 12.0;
     d->price_per_hour = 0.0;
 }
@@ -213,6 +215,7 @@ int cpu_desc_validate(const cpu_desc_t *d, simt_err_t *err)
         check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
         check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
         check_u("smem_per_block", d->smem_per_block, 0, 1u << 24, err) ||
+        check_u("max_regs_per_thread", d->max_regs_per_thread, 1, ISA_NUM_REGS, err) ||
         check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
         check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err))
         return -1;
@@ -234,6 +237,7 @@ static void core_free(cpu_core_t *k)
     free(k->rob_mem);
     free(k->groups);
     free(k->regs);
+    free(k->ready);
     free(k->smem);
     free(k->fill);
     free(k->filled);
@@ -543,8 +547,9 @@ static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, c
             wait_mem = 0;
         }
     if (d->in_order) {
-        if (dep->dst != ISA_NO_REG && w->reg_ready[dep->dst] > t)
-            t = w->reg_ready[dep->dst];
+        for (uint32_t j = 0; dep->dst != ISA_NO_REG && j < dep->dst_n; j++)
+            if (w->reg_ready[dep->dst + j] > t)
+                t = w->reg_ready[dep->dst + j];
         if (k->last_start > t)
             t = k->last_start;
     }
@@ -743,7 +748,8 @@ static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
         uint32_t lanes = r->threads - first < W ? r->threads - first : W;
         uint32_t lane0 = first % WARP_SIZE;
         uint32_t mask = (lanes >= 32 ? 0xFFFFFFFFu : (1u << lanes) - 1u) << lane0;
-        warp_start(w, &k->regs[(size_t)g * r->nregs * WARP_SIZE], r->nregs, WARP_SIZE);
+        warp_start(w, &k->regs[(size_t)g * r->nregs * WARP_SIZE], &k->ready[(size_t)g * r->nregs], r->nregs,
+                   WARP_SIZE);
         /* The group is threads first..first+lanes-1 of the block: lanes
          * lane0.. of the block's warp first / 32, so that exec_step computes
          * their %tid exactly as on the GPU. */
@@ -752,9 +758,6 @@ static void start_block(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint64_t b)
         w->warp_in_block = first / WARP_SIZE;
         w->slot = g;
         w->block_slot = 0;
-        /* the registers of a new group hold nothing pending */
-        for (uint32_t i = 0; i < ISA_NUM_REGS; i++)
-            w->reg_ready[i] = 0;
         memset(&k->fill[g], 0, sizeof k->fill[g]);
         k->filled[g] = 0;
     }
@@ -877,6 +880,10 @@ static int check_launch(const cpu_t *c, const isa_program_t *p, const cpu_launch
     if (threads > d->max_threads_per_block)
         return simt_errf(err, SIMT_E_LAUNCH, "block of %" PRIu64 " threads exceeds %" PRIu32
                          ", the most threads per block on %s", threads, d->max_threads_per_block, d->name);
+    if (p->nregs > d->max_regs_per_thread)
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " registers per thread (%%r0..%%r%" PRIu32
+                         "), more than the %" PRIu32 " a thread may have on %s (max_regs_per_thread)",
+                         p->name, p->nregs, p->nregs - 1, d->max_regs_per_thread, d->name);
     if (p->shared_bytes > d->smem_per_block)
         return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " bytes of shared memory per block; "
                          "%s allows %" PRIu32, p->name, p->shared_bytes, d->name, d->smem_per_block);
@@ -888,6 +895,7 @@ static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm,
 {
     free(k->groups);
     free(k->regs);
+    free(k->ready);
     free(k->smem);
     free(k->fill);
     free(k->filled);
@@ -896,8 +904,9 @@ static int core_prepare(cpu_core_t *k, uint32_t i, const cpu_run_t *r, int warm,
     k->ctx_off = i * CPU_CTX_BYTES;
     k->groups = calloc(r->ngroups, sizeof *k->groups);
     k->regs = calloc((size_t)r->ngroups * r->nregs * WARP_SIZE, sizeof *k->regs);
+    k->ready = calloc((size_t)r->ngroups * r->nregs, sizeof *k->ready);
     k->smem = r->prog->shared_bytes ? calloc(1, r->prog->shared_bytes) : NULL;
-    if (!k->groups || !k->regs || !k->fill || !k->filled || (r->prog->shared_bytes && !k->smem))
+    if (!k->groups || !k->regs || !k->ready || !k->fill || !k->filled || (r->prog->shared_bytes && !k->smem))
         return simt_errf(err, SIMT_E_NOMEM, "host out of memory for a CPU core's thread groups");
     k->fe = 0;
     k->fe_used = 0;

@@ -102,6 +102,9 @@ typedef struct cpu_desc {
     uint64_t mem_bytes;          /* memory capacity                         */
     uint32_t max_threads_per_block; /* launch limit (like the GPU's)        */
     uint32_t smem_per_block;     /* most shared memory a block may use      */
+    uint32_t max_regs_per_thread; /* most registers a kernel may use (1..255;
+                                    a CPU runtime keeps them in memory, so
+                                    the presets allow the ISA's 255)        */
     double tdp_watts;            /* for energy estimates: TDP x time        */
     double price_per_hour;       /* USD, cloud list price (0: unknown)      */
 } cpu_desc_t;

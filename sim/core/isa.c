@@ -89,9 +89,9 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
                   "convert a from the second type to the first (f16..e5m2: round "
                   "to nearest even, bit pattern in the register); 1 ALU op"},
     [OP_LD]    = {"ld",     UNIT_LSU,    1, 1, TM_REG | TM_NARROW | TM_FMT,
-                  "d = memory[addr]; load/store unit, latency from L1/L2/DRAM"},
+                  "d = memory[addr] (.v2/.v4: 2 or 4 registers {d..}); load/store unit, latency from L1/L2/DRAM"},
     [OP_ST]    = {"st",     UNIT_LSU,    2, 0, TM_REG | TM_NARROW | TM_FMT,
-                  "memory[addr] = a; load/store unit"},
+                  "memory[addr] = a (.v2/.v4: 2 or 4 registers {a..}); load/store unit"},
     [OP_ATOM]  = {"atom",   UNIT_LSU,    2, 1, TM_REG,
                   "d = old memory[addr], then memory = old AOP b (cas: 3 sources); LSU"},
     [OP_BRA]   = {"bra",    UNIT_BRANCH, 1, 0, TM_NONE,

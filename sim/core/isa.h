@@ -1,8 +1,12 @@
 /* isa.h - the simtlab instruction set: one table that every part reads.
  *
  * A PTX-flavoured, register-based ISA. One kernel per source file. Each
- * thread has 64 32-bit registers %r0..%r63 (typed by the instruction, not
- * by the register) and 8 predicate registers %p0..%p7. Addresses are 32-bit
+ * thread has 255 32-bit registers %r0..%r254 (typed by the instruction, not
+ * by the register; NVIDIA allows 255 per thread, CUDA C++ Programming
+ * Guide, compute capability table; a preset's max_regs_per_thread may
+ * allow fewer, checked at launch) and 8 predicate registers %p0..%p7. A
+ * kernel uses registers 0 .. nregs-1 (isa_program_t.nregs: the highest it
+ * names, plus 1), which is what occupancy counts. Addresses are 32-bit
  * byte addresses in one of three spaces: global (device memory), shared
  * (per thread block) and param (the kernel's arguments, read-only).
  *
@@ -22,7 +26,8 @@
  * (decimal, 0x hex, negative), float immediates (1.5, -2e-3, 0f3F800000
  * for exact bits), a shared symbol name (its byte offset in shared
  * memory), and memory operands [%rN], [%rN+imm], [%rN-imm], [sym],
- * [sym+imm], [imm] (and [param] for ld.param).
+ * [sym+imm], [imm] (and [param] for ld.param), and for ld/st .v2/.v4 a
+ * register vector {%rN, %rN+1[, %rN+2, %rN+3]}.
  *
  * Decisions the assembler (asm.c) makes, which the executor can rely on:
  *  - Immediates in an f32 context (the instruction type is f32; for cvt the
@@ -40,6 +45,41 @@
  *  - `ret` assembles to OP_EXIT; `mul.lo`/`mad.lo` to OP_MUL/OP_MAD;
  *    `bra.uni` to OP_BRA.
  *  - Guards are allowed on every instruction, bar.sync and exit included.
+ *  - ld/st .v2/.v4: isa_instr_t.vec = 2 or 4; the vector is OPD_REG with
+ *    index = its first register (isa_opd_regs gives its length). An
+ *    address without a base register must be aligned to the vector.
+ *
+ * Vector loads and stores (what nvcc emits for float2 / float4 accesses):
+ *
+ *   ld.global.v4.f32 {%r4, %r5, %r6, %r7}, [%r1+16];
+ *   st.shared.v2.f32 [%r2], {%r8, %r9};
+ *
+ * ld/st.{global,shared}.{v2,v4}.T with T one of b32 u32 s32 f32: each lane
+ * moves 2 or 4 consecutive words between [addr, addr + 4 x vec) and the
+ * registers in braces, which must be consecutive ascending (SASS register
+ * pairs and quads). addr must be a multiple of 4 x vec (8 or 16): else a
+ * kernel fault "misaligned global vector load (.v4) of 16 bytes" naming
+ * kernel, pc, thread and address and the alignment needed, as for scalar
+ * accesses (whose own size is their alignment). ld.param, atom, wmma and
+ * ld/st.cluster have no vector forms. The assembler refuses every other
+ * form by name (wrong register count, non-consecutive registers, a narrow
+ * or 16-bit type, the suffix in the wrong place, a misaligned constant
+ * address).
+ * Cost (exec_info_t.bytes = 4 x vec; the memory system takes 1..16 bytes
+ * per lane): ONE issued instruction, one request (gld_requests ...). The
+ * coalescer groups the lanes' bytes into lines and sectors as for any
+ * access, so a warp's .v4 of 512 contiguous bytes is 4 lines and 16
+ * sectors, and the LSU takes one line per cycle (the L1's 128-byte data
+ * path, memsys.h): 4 cycles, the same LSU time and sectors as 4 scalar
+ * loads of the same bytes but a quarter of the instructions and requests.
+ * In shared memory the banks serve one word each per cycle: a contiguous
+ * .v4 is 128 distinct words, 4 per bank, so 4 wavefronts (a .v2 2); a
+ * broadcast .v4 takes 2, because the data path returns 128 bytes (one
+ * register of every lane) a cycle and packs equal addresses 2x (lsu.h
+ * gives the rule and its sources). The scoreboard makes all the
+ * destination registers of a vector load ready at the same cycle, when
+ * the last byte has arrived. The kernel checker checks every byte (check.h)
+ * and the CPU model times a vector like any SIMD access of its bytes.
  */
 #ifndef SIMT_ISA_H
 #define SIMT_ISA_H
@@ -92,8 +132,9 @@ typedef enum isa_op {
     OP_SELP,   /* selp.T d, a, b, p     d = p ? a : b                         */
     OP_CVT,    /* cvt.D.S d, a          convert type S to D; f32->int rounds  */
                /*                       toward zero and saturates, NaN -> 0   */
-    OP_LD,     /* ld.SPACE.T d, [addr]  load 1, 2 or 4 bytes (ld.param: 4)    */
-    OP_ST,     /* st.SPACE.T [addr], a  store                                 */
+    OP_LD,     /* ld.SPACE.T d, [addr]  load 1, 2 or 4 bytes (ld.param: 4);   */
+               /* ld.SPACE.vN.T {d..}, [addr]  2 or 4 words (.v2 / .v4)       */
+    OP_ST,     /* st.SPACE.T [addr], a  store; st.SPACE.vN.T [addr], {a..}    */
     OP_ATOM,   /* atom.SPACE.AOP.T d, [addr], b   d = old; mem = old AOP b    */
                /*                       lanes apply in lane order             */
     OP_BRA,    /* bra LABEL             jump; may diverge when predicated     */
@@ -191,6 +232,8 @@ typedef enum isa_opd_kind {
  *   cvt          d, a                  a is read as stype, d written as type
  *   ld           d, [addr]             opd[1] OPD_MEM
  *   st           [addr], a             opd[0] OPD_MEM (no destination)
+ *   ld/st .vN    {d..}, [addr] / [addr], {a..}   as ld / st, the vector an
+ *                                      OPD_REG (its first register); vec = N
  *   atom         d, [addr], b          cas: d, [addr], b, c with b = compare
  *                                      value, c = new value (stored if
  *                                      old == b); nopd = 4
@@ -495,7 +538,8 @@ unsigned isa_frag_rows(isa_frag_t f, isa_type_t t);
 unsigned isa_frag_cols(isa_frag_t f, isa_type_t t);
 unsigned isa_frag_regs(isa_frag_t f, isa_type_t t);
 /* Registers operand i of instruction in covers: the fragment's length for
- * a wmma register operand, else 1. */
+ * a wmma register operand, the vector's (2 or 4) for the data of ld/st
+ * .v2/.v4, else 1. */
 unsigned isa_opd_regs(const isa_instr_t *in, int i);
 /* Floating-point operations of one wmma.mma.T: 2 x 16 x 16 x K. */
 uint32_t isa_mma_flops(isa_type_t t);

@@ -154,6 +154,33 @@ static int one_word_per_bank(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
     return hi + bytes <= 4u && differ == 0;
 }
 
+/* 1 if every active lane's address equals that of its partner lane ^ x
+ * (an inactive partner does not count against it). */
+static int pairs_equal(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask, uint32_t x)
+{
+    for (uint32_t lane = 0; lane < LSU_WARP_SIZE; lane++)
+        if ((mask >> lane & 1u) && (mask >> (lane ^ x) & 1u) && addrs[lane] != addrs[lane ^ x])
+            return 0;
+    return 1;
+}
+
+/* The cycles the data path needs for a warp's wide (8- or 16-byte)
+ * accesses: nbanks x 4 bytes (128) a cycle, i.e. one register of every
+ * lane, halved when lane pairs (n, n^1) or (n, n^2) all share an address
+ * (the returned registers are packed); see lsu.h. */
+static uint32_t wide_data_cycles(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
+                                 uint32_t bytes, uint32_t nbanks)
+{
+    uint32_t lanes = 0;
+    for (uint32_t m = mask; m; m &= m - 1u)
+        lanes++;
+    uint32_t width = 4u * nbanks;
+    uint32_t cycles = (lanes * bytes + width - 1u) / width;
+    if (cycles > 1 && (pairs_equal(addrs, mask, 1) || pairs_equal(addrs, mask, 2)))
+        cycles = (cycles + 1u) / 2u;
+    return cycles;
+}
+
 uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                              uint32_t bytes, uint32_t nbanks)
 {
@@ -190,6 +217,10 @@ uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
             if (per_bank[b] > worst)
                 worst = per_bank[b];
         }
+    }
+    if (bytes > 4 && mask) {
+        uint32_t data = wide_data_cycles(addrs, mask, bytes, nbanks);
+        worst = data > worst ? data : worst;
     }
     return worst;
 }

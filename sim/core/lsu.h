@@ -17,6 +17,30 @@
  * so one "wavefront" serves at most one distinct word per bank. Lanes that
  * read the same word share it (broadcast). The number of wavefronts is
  * the largest number of distinct words any one bank must deliver.
+ *
+ * Wide accesses (ld/st.shared .v2/.v4, 8 or 16 bytes per lane; wmma
+ * fragments) are counted the same way: a warp's contiguous .v4 covers 128
+ * distinct words, 4 in every bank, so 4 wavefronts; a .v2 2. (The CUDA C++
+ * Best Practices Guide, "Shared Memory and Memory Banks", and Programming
+ * Guide, compute capability 5.x+ "Shared Memory", give the 32 banks of 32
+ * bits and the broadcast rule; that the hardware serves 64-bit accesses in
+ * half-warp and 128-bit ones in quarter-warp phases is the description
+ * given on NVIDIA's developer forum, e.g. the thread "Shared memory bank
+ * conflict reordering": 32 lanes reading different float4s from the same
+ * 4 banks take 32 cycles, not 128.) Counting distinct words per bank over the
+ * whole warp equals the phase count when no phase has a conflict and is a
+ * lower bound otherwise. A second limit
+ * applies to wide accesses only: the data path returns 128 bytes (one
+ * register of every lane) a cycle, so 32 lanes of .v4 take at least 4
+ * cycles even when they all read the same 16 bytes, or 2 when lane pairs
+ * (n, n^1) or (n, n^2) share their addresses and the returned registers
+ * are packed (NVIDIA's Greg Smith on the developer forum, "Unexpected
+ * shared memory bank conflict", 2019, for compute capability 7.x: "The
+ * return bandwidth of L1 and shared memory is 128 bytes/cycle == 1
+ * register/cycle ... LDS.128 requires 4 requests per instruction ... If the
+ * guidelines are met the requests/instruction should reduce from 4 to 2").
+ * So a broadcast .v4 is 2 wavefronts, a broadcast .v2 1. Accesses of 4
+ * bytes or less never hit this limit (a warp moves at most 128 bytes).
  */
 #ifndef SIMT_LSU_H
 #define SIMT_LSU_H
@@ -57,7 +81,9 @@ uint32_t lsu_coalesce(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
  * covering [addrs[i], addrs[i] + bytes). Equal words are broadcast; distinct
  * words in the same bank serialise. Returns the largest count of distinct
  * words in any one bank: 1 for a conflict-free access, 32 for 32 lanes
- * reading with a stride of 32 words; 0 when mask is 0. bytes is 1..16 and
+ * reading with a stride of 32 words; 0 when mask is 0. For bytes > 4, at
+ * least the data path's cycles (above): ceil(lanes x bytes / (4 x nbanks)),
+ * halved (rounded up) when lane pairs share addresses. bytes is 1..16 and
  * nbanks is 1..LSU_MAX_BANKS (asserted). */
 uint32_t lsu_bank_wavefronts(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                              uint32_t bytes, uint32_t nbanks);

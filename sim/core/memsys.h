@@ -19,11 +19,17 @@
  * Shared memory (space MEMSYS_SHARED):
  *   wavefronts = lsu_bank_wavefronts(...); start = max(now, LSU free);
  *   the LSU pipe is busy for `wavefronts` cycles (bank conflicts cost
- *   throughput), load ready = start + lat_smem + (wavefronts - 1).
+ *   throughput), load ready = start + lat_smem + (wavefronts - 1). A wide
+ *   access (ld/st.shared .v2/.v4: 8 or 16 bytes per lane) also needs the
+ *   128 B/cycle data path: a contiguous .v4 is 4 wavefronts, a broadcast
+ *   one 2 (lsu.h, with sources).
  *
  * Global memory (space MEMSYS_GLOBAL), per coalesced line, in address order:
  *   1. LSU: one tag lookup per line per cycle (the L1 and shared memory
- *      share this pipe, as in NVIDIA's SMs: 128 bytes per cycle).
+ *      share this pipe, as in NVIDIA's SMs: 128 bytes per cycle). So a
+ *      warp's ld.global.v4 of 512 contiguous bytes (isa.h) is one issued
+ *      instruction that holds the LSU 4 cycles: 4 lines, 16 sectors, as
+ *      four scalar loads of the same bytes would.
  *   2. L1 (per SM, write-through, no allocate on store): hit sectors are
  *      ready lat_l1 after the lookup (or when a fill still in flight lands).
  *   3. A load line with missed sectors takes one MSHR; max_mem_inflight

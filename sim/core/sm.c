@@ -107,7 +107,7 @@ static size_t round_up(size_t n) { return (n + SM_ALIGN - 1) / SM_ALIGN * SM_ALI
 
 /* How sm_init carves one SM's host memory: where each array starts. */
 typedef struct sm_layout {
-    size_t warps, regfile, view, view_at, sleepers, blocks, async, smem, total;
+    size_t warps, regfile, ready, view, view_at, sleepers, blocks, async, smem, total;
 } sm_layout_t;
 
 static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks_per_sm)
@@ -118,7 +118,8 @@ static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks
     sm_layout_t y;
     y.warps = 0;
     y.regfile = y.warps + round_up((size_t)nwarps * sizeof(warp_t));
-    y.view = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
+    y.ready = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
+    y.view = y.ready + round_up((size_t)nwarps * nregs * sizeof(uint64_t));
     y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sm_slot_t));
     y.sleepers = y.view_at + round_up((size_t)nwarps * sizeof(uint32_t));
     y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sm_sleeper_t));
@@ -150,13 +151,14 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
     sm->per_sched = (sm->nwarps + sm->nsched - 1) / sm->nsched;
     sm_layout_t y = layout(l, sm->nsched, blocks_per_sm);
     uint8_t *m = host;
-    /* zero all but the registers and shared memory, which warp_start and
-     * sm_place_block zero for each block they hold (an H200's 20 MB of
-     * registers need not all be touched) */
+    /* zero all but the registers (and their scoreboard) and shared memory,
+     * which warp_start and sm_place_block zero for each block they hold (an
+     * H200's 20 MB of registers need not all be touched) */
     memset(m, 0, y.regfile);
     memset(m + y.view, 0, y.smem - y.view);
     sm->warps = (warp_t *)(m + y.warps);
     sm->regfile = (uint32_t *)(m + y.regfile);
+    sm->reg_ready = (uint64_t *)(m + y.ready);
     sm->view = (sm_slot_t *)(m + y.view);
     sm->view_at = (uint32_t *)(m + y.view_at);
     sm->blocks = (sm_block_t *)(m + y.blocks);
@@ -221,8 +223,8 @@ int sm_place_block(sm_t *sm, const sm_launch_t *l, const uint32_t ctaid[3], uint
         warp_t *w = &sm->warps[blk->first_warp + i];
         uint32_t first_thread = i * WARP_SIZE;
         uint32_t lanes = l->threads_per_block - first_thread;
-        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE], nregs,
-                   lanes > WARP_SIZE ? WARP_SIZE : lanes);
+        warp_start(w, &sm->regfile[(size_t)w->slot * nregs * WARP_SIZE],
+                   &sm->reg_ready[(size_t)w->slot * nregs], nregs, lanes > WARP_SIZE ? WARP_SIZE : lanes);
         w->block_slot = b;
         w->warp_in_block = i;
         memset(&sm->async[w->slot], 0, sizeof sm->async[w->slot]);

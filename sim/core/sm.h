@@ -196,6 +196,7 @@ typedef struct sm {
     uint32_t nblocks;
     uint32_t blocks_used;         /* resident blocks                         */
     uint32_t *regfile;            /* nwarps x nregs x 32 registers           */
+    uint64_t *reg_ready;          /* nwarps x nregs: their scoreboard        */
     uint8_t *smem;                /* nblocks x shared bytes per block        */
     uint32_t smem_per_block;
     uint64_t next_eval;           /* next cycle worth simulating, or NEVER   */

@@ -3,20 +3,22 @@
 
 #include <string.h>
 
-void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes)
+void warp_start(warp_t *w, uint32_t *regs, uint64_t *ready, uint32_t nregs, uint32_t lanes)
 {
     uint32_t live = lanes >= WARP_SIZE ? 0xFFFFFFFFu : ((1u << lanes) - 1u);
     w->regs = regs;
+    w->reg_ready = ready;
     w->nregs = nregs;
     if (regs && nregs)
         memset(regs, 0, (size_t)nregs * WARP_SIZE * sizeof *regs);
+    if (ready && nregs)
+        memset(ready, 0, (size_t)nregs * sizeof *ready);
     memset(w->preds, 0, sizeof w->preds);
     w->stack[0] = (warp_entry_t){ .pc = 0, .rpc = ISA_NO_PC, .mask = live };
     w->depth = 1;
     w->live = live;
     w->state = WARP_READY;
     w->next_issue = 0;
-    memset(w->reg_ready, 0, sizeof w->reg_ready);
     memset(w->pred_ready, 0, sizeof w->pred_ready);
     memset(w->reg_mem, 0, sizeof w->reg_mem);
     w->issued_at = UINT64_MAX;

@@ -37,6 +37,11 @@ typedef struct warp {
     /* Field order: what every issue touches comes first, so that it
      * shares a few cache lines (the simulator keeps thousands of warps). */
     uint32_t *regs;             /* nregs x 32 values: regs[r * 32 + lane]   */
+    uint64_t *reg_ready;        /* nregs entries: cycle each register's
+                                   pending write arrives (the scoreboard;
+                                   owned by the caller like regs, so that a
+                                   warp costs host memory by the kernel's
+                                   registers, not by ISA_NUM_REGS)          */
     uint32_t nregs;             /* registers per thread for this kernel     */
     uint32_t depth;             /* entries in use; 0 when done              */
     uint32_t live;              /* lanes that exist and have not exited     */
@@ -60,7 +65,6 @@ typedef struct warp {
     uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
     uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
     warp_entry_t stack[WARP_STACK_MAX]; /* SIMT reconvergence stack         */
-    uint64_t reg_ready[ISA_NUM_REGS];   /* cycle each register is written   */
 } warp_t;
 
 /* Number of lanes set in a mask. */
@@ -85,8 +89,8 @@ static inline void warp_set_reg_mem(warp_t *w, uint32_t r, int from_mem)
 }
 
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold
- * nregs * 32 values and is zeroed. */
-void warp_start(warp_t *w, uint32_t *regs, uint32_t nregs, uint32_t lanes);
+ * nregs * 32 values and ready nregs (the scoreboard); both are zeroed. */
+void warp_start(warp_t *w, uint32_t *regs, uint64_t *ready, uint32_t nregs, uint32_t lanes);
 
 /* The executing path: its pc and its lanes (0 when done). */
 static inline uint32_t warp_pc(const warp_t *w) { return w->depth ? w->stack[w->depth - 1].pc : ISA_NO_PC; }

@@ -59,7 +59,7 @@ static const cfield_t cpu_fields[] = {
     F(l3_bytes, F_U32), F(l3_assoc, F_U32), F(lat_l3, F_U32), F(lat_dram, F_U32),
     F(dram_gbps, F_DBL), F(dram_efficiency, F_DBL), F(dram_channels, F_U32),
     F(block_overhead, F_U32), F(launch_us, F_DBL), F(mem_bytes, F_U64),
-    F(max_threads_per_block, F_U32), F(smem_per_block, F_U32), F(tdp_watts, F_DBL),
+    F(max_threads_per_block, F_U32), F(smem_per_block, F_U32), F(max_regs_per_thread, F_U32), F(tdp_watts, F_DBL),
     F(price_per_hour, F_DBL),
 };
 #undef F

@@ -619,6 +619,130 @@ static void test_errors_async(void **state)
     }
 }
 
+/* ld/st .v2/.v4 (isa.h "Vector loads and stores"): what they assemble to,
+ * the registers they count, and how they print. */
+static void test_vector_forms(void **state)
+{
+    (void)state;
+    isa_program_t p;
+    assemble_ok(".shared tile 64\n"
+                "ld.global.v4.f32 {%r4, %r5, %r6, %r7}, [%r1+16];\n"
+                "st.shared.v2.f32 [%r2], {%r8, %r9};\n"
+                "ld.shared.v2.b32 {%r10,%r11}, [tile+8]\n"
+                "st.global.v4.u32 [%r3-16], { %r251, %r252, %r253, %r254 }\n"
+                "ld.global.v2.s32 {%r1, %r2}, [%r1]\n"
+                "exit\n", &p);
+    assert_int_equal(p.ncode, 6);
+    assert_int_equal(p.code[0].op, OP_LD);
+    assert_int_equal(p.code[0].vec, 4);
+    assert_int_equal(p.code[0].space, SPACE_GLOBAL);
+    assert_int_equal(p.code[0].type, T_F32);
+    assert_int_equal(p.code[0].opd[0].kind, OPD_REG);
+    assert_int_equal(p.code[0].opd[0].index, 4);
+    assert_int_equal(p.code[0].opd[1].index, 1);
+    assert_int_equal(p.code[0].opd[1].imm, 16);
+    assert_int_equal(isa_opd_regs(&p.code[0], 0), 4);
+    assert_int_equal(isa_opd_regs(&p.code[0], 1), 1);
+    assert_int_equal(p.code[1].op, OP_ST);
+    assert_int_equal(p.code[1].vec, 2);
+    assert_int_equal(p.code[1].opd[1].index, 8);
+    assert_int_equal(isa_opd_regs(&p.code[1], 1), 2);
+    assert_int_equal(p.code[2].opd[1].imm, 8);
+    assert_int_equal(p.code[4].vec, 2);
+    assert_int_equal(p.nregs, 255);               /* %r254 is the last register */
+    const char *want[] = {
+        "ld.global.v4.f32 {%r4, %r5, %r6, %r7}, [%r1+16]",
+        "st.shared.v2.f32 [%r2], {%r8, %r9}",
+        "ld.shared.v2.b32 {%r10, %r11}, [tile+8]",
+        "st.global.v4.u32 [%r3-16], {%r251, %r252, %r253, %r254}",
+        "ld.global.v2.s32 {%r1, %r2}, [%r1]",
+        "exit",
+    };
+    char buf[128];
+    for (uint32_t i = 0; i < p.ncode; i++) {
+        asm_format_instr(&p, &p.code[i], buf, sizeof buf);
+        assert_string_equal(buf, want[i]);
+    }
+    isa_program_free(&p);
+    /* a scalar ld/st is vec 0 and counts one register */
+    assemble_ok("ld.global.f32 %r200, [%r1]\nexit\n", &p);
+    assert_int_equal(p.code[0].vec, 0);
+    assert_int_equal(isa_opd_regs(&p.code[0], 0), 1);
+    assert_int_equal(p.nregs, 201);
+    isa_program_free(&p);
+}
+
+/* Every malformed vector load or store is named at its file:line:col. */
+static void test_errors_vector(void **state)
+{
+    (void)state;
+    static const struct { const char *line, *msg; } cases[] = {
+        { "ld.global.v4.f32 {%r4, %r5, %r6}, [%r1]",
+          "t.s:3:18: error: '.v4' needs 4 registers in '{ }', got 3" },
+        { "ld.global.v2.f32 {%r4, %r5, %r6, %r7}, [%r1]",
+          "t.s:3:18: error: '.v2' needs 2 registers in '{ }', got 4" },
+        { "st.shared.v4.f32 [%r2], {%r8, %r9}",
+          "t.s:3:25: error: '.v4' needs 4 registers in '{ }', got 2" },
+        { "ld.global.v4.f32 {%r4, %r6, %r7, %r8}, [%r1]",
+          "t.s:3:24: error: registers in '{ }' must be consecutive ascending (like SASS register pairs and quads): expected %r5 after %r4, got '%r6'" },
+        { "ld.global.v2.f32 {%r5, %r4}, [%r1]",
+          "t.s:3:24: error: registers in '{ }' must be consecutive ascending (like SASS register pairs and quads): expected %r6 after %r5, got '%r4'" },
+        { "ld.global.v4.f32 {%r0, %r1, %r2, %r3, %r4}, [%r1]",
+          "t.s:3:39: error: a vector has at most 4 registers (.v2 or .v4)" },
+        { "st.global.v4.f32 [%r1], {%r252, %r253, %r254, %r255}",
+          "t.s:3:47: error: unknown register '%r255' (registers are %r0..%r254)" },
+        { "ld.global.v2.f32 {%r4, 7}, [%r1]",
+          "t.s:3:24: error: expected a %r register in '{ }', got '7'" },
+        { "ld.global.v2.f32 {%r4, %p1}, [%r1]",
+          "t.s:3:24: error: a vector's registers must be %r registers, got '%p1'" },
+        { "ld.global.v2.f32 {%r4 %r5}, [%r1]",
+          "t.s:3:23: error: expected ',' or '}' in a register vector, got '%r5'" },
+        { "ld.global.v2.f32 {%r4, %r5, [%r1]",
+          "t.s:3:29: error: expected a %r register in '{ }', got '[%r1]'" },
+        { "ld.global.v4.f32 %r4, [%r1]",
+          "t.s:3:18: error: operand 1 of 'ld.v4' must be 4 consecutive registers in braces, like {%r4, %r5, %r6, %r7}, got '%r4'" },
+        { "st.global.v2.f32 [%r1], %r4",
+          "t.s:3:25: error: operand 2 of 'st.v2' must be 2 consecutive registers in braces, like {%r4, %r5}, got '%r4'" },
+        { "ld.global.f32 {%r4, %r5}, [%r1]",
+          "t.s:3:15: error: a register vector '{%r4, %r5}' needs a vector load: write ld.global.v2.f32" },
+        { "st.shared.u32 [%r1], {%r4, %r5, %r6, %r7}",
+          "t.s:3:22: error: a register vector '{%r4, %r5, %r6, %r7}' needs a vector store: write st.shared.v4.u32" },
+        { "add.f32 {%r4, %r5}, %r1, %r2",
+          "t.s:3:9: error: operand 1 of 'add' cannot be a register vector '{%r4, %r5}' (only ld/st .v2 and .v4 take one)" },
+        { "ld.global.v4.u8 {%r4, %r5, %r6, %r7}, [%r1]",
+          "t.s:3:13: error: '.v4' needs a 32-bit element type (.b32 .u32 .s32 .f32: each element is one whole register), got '.u8'" },
+        { "st.global.v2.f16 [%r1], {%r4, %r5}",
+          "t.s:3:13: error: '.v2' needs a 32-bit element type (.b32 .u32 .s32 .f32: each element is one whole register), got '.f16'" },
+        { "ld.global.v4 {%r4, %r5, %r6, %r7}, [%r1]",
+          "t.s:3:13: error: 'ld.v4' needs a type suffix (allowed: b32 s32 u32 f32)" },
+        { "ld.global.v3.f32 {%r4, %r5, %r6}, [%r1]",
+          "t.s:3:10: error: '.v3' is not a vector width (vectors are .v2 and .v4)" },
+        { "atom.global.v2.add.u32 {%r4, %r5}, [%r1], 1",
+          "t.s:3:12: error: 'atom' has no vector form (.v2 and .v4 are for ld and st on .global and .shared)" },
+        { "atom.global.add.v2.u32 %r4, [%r1], 1",
+          "t.s:3:16: error: 'atom.add' has no vector form '.v2' (.v2 and .v4 are for ld and st on .global and .shared, right after the state space: ld.global.v4.f32)" },
+        { "ld.param.v2.u32 {%r4, %r5}, [n]",
+          "t.s:3:9: error: 'ld.param' has no vector form (.v2 and .v4 are for .global and .shared; load each parameter with its own ld.param)" },
+        { "ld.v4.global.f32 {%r4, %r5, %r6, %r7}, [%r1]",
+          "t.s:3:3: error: '.v4' goes after the state space (write ld.global.v4.f32)" },
+        { "ld.global.f32.v4 {%r4, %r5, %r6, %r7}, [%r1]",
+          "t.s:3:14: error: 'ld' has no vector form '.v4' (.v2 and .v4 are for ld and st on .global and .shared, right after the state space: ld.global.v4.f32)" },
+        { "ld.cluster.shared.v2.u32 {%r4, %r5}, [%r1], 1",
+          "t.s:3:18: error: 'ld.cluster' has no vector form '.v2' (.v2 and .v4 are for ld and st on .global and .shared, right after the state space: ld.global.v4.f32)" },
+        { "wmma.load.a.global.v2.f16 %r0, [%r1], 16",
+          "t.s:3:19: error: 'wmma.load.a' has no vector form (.v2 and .v4 are for ld and st on .global and .shared)" },
+        { "ld.shared.v4.f32 {%r4, %r5, %r6, %r7}, [s+8]",
+          "t.s:3:40: error: a .v4 address must be 16-byte aligned (the whole vector is one 16-byte access), got offset 8" },
+        { "st.global.v2.f32 [12], {%r4, %r5}",
+          "t.s:3:18: error: a .v2 address must be 8-byte aligned (the whole vector is one 8-byte access), got offset 12" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src, ".param n\n.shared s 64\n%s\nexit\n", cases[i].line);
+        expect_error(src, cases[i].msg);
+    }
+}
+
 static void test_errors_instructions(void **state)
 {
     (void)state;
@@ -1174,6 +1298,8 @@ int main(void)
         cmocka_unit_test(test_error_format),
         cmocka_unit_test(test_errors_instructions),
         cmocka_unit_test(test_errors_async),
+        cmocka_unit_test(test_vector_forms),
+        cmocka_unit_test(test_errors_vector),
         cmocka_unit_test(test_errors_operands),
         cmocka_unit_test(test_errors_program),
         cmocka_unit_test(test_reconv_if_else),

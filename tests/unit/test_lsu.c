@@ -180,6 +180,21 @@ static void test_bank_wide(void **state)
     assert_int_equal(lsu_bank_wavefronts(a, ALL, 16, 32), 4);
     strided(a, 0, 4);      /* 16 banks: words i and i + 16 share a bank */
     assert_int_equal(lsu_bank_wavefronts(a, ALL, 4, 16), 2);
+    /* Wide accesses also need the data path: 128 bytes (one register of
+     * every lane) a cycle, halved when lane pairs share an address. */
+    strided(a, 0, 0);      /* every lane the same 16 bytes: 1 bank cycle */
+    assert_int_equal(lsu_bank_wavefronts(a, ALL, 16, 32), 2);
+    assert_int_equal(lsu_bank_wavefronts(a, ALL, 8, 32), 1);
+    assert_int_equal(lsu_bank_wavefronts(a, ALL, 4, 32), 1);
+    for (uint32_t i = 0; i < 32; i++)   /* lane pairs (n, n^2) share: 16 float4s */
+        a[i] = 16u * ((i >> 2) * 2u + (i & 1u));
+    assert_int_equal(lsu_bank_wavefronts(a, ALL, 16, 32), 2);
+    for (uint32_t i = 0; i < 32; i++)   /* tid % 4 x 16 (the forum's case): no pairs, 4 */
+        a[i] = 16u * (i % 4);
+    assert_int_equal(lsu_bank_wavefronts(a, ALL, 16, 32), 4);
+    strided(a, 0, 16);     /* 8 lanes of .v4 are 128 bytes: 1 */
+    assert_int_equal(lsu_bank_wavefronts(a, 0xFFu, 16, 32), 1);
+    assert_int_equal(lsu_bank_wavefronts(a, 0x1FFu, 16, 32), 2);
 }
 
 int main(void)

@@ -27,6 +27,7 @@
 #define HI16 0xFFFF0000u
 
 static uint32_t regs[8 * WARP_SIZE];
+static uint64_t ready[8];   /* their scoreboard */
 
 /* Check the executing path: pc, lanes and depth in one line. */
 static void expect(const warp_t *w, uint32_t pc, uint32_t mask, uint32_t depth)
@@ -40,7 +41,7 @@ static void expect(const warp_t *w, uint32_t pc, uint32_t mask, uint32_t depth)
 static void start(warp_t *w, uint32_t lanes)
 {
     memset(w, 0, sizeof *w);
-    warp_start(w, regs, 8, lanes);
+    warp_start(w, regs, ready, 8, lanes);
 }
 
 static void test_start_masks(void **state)
@@ -49,13 +50,18 @@ static void test_start_masks(void **state)
     warp_t w;
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++)
         regs[i] = 0xDEADBEEFu;
+    for (size_t i = 0; i < 8; i++)
+        ready[i] = 12345;
     memset(&w, 0xA5, sizeof w);       /* leftovers of an earlier block */
-    warp_start(&w, regs, 8, 1);
+    warp_start(&w, regs, ready, 8, 1);
     expect(&w, 0, 0x1u, 1);
     assert_int_equal(w.live, 0x1u);
     assert_int_equal(w.state, WARP_READY);
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++)
         assert_int_equal(regs[i], 0);
+    for (size_t i = 0; i < 8; i++)
+        assert_int_equal(ready[i], 0);
+    assert_ptr_equal(w.reg_ready, ready);
     for (int p = 0; p < ISA_NUM_PREDS; p++)
         assert_int_equal(w.preds[p], 0);
 
