@@ -99,6 +99,12 @@ local function igemm_launch(g, X, Wr, Y, z, opts)
   local name = opts.kernel or conv.igemm_default
   local sh = assert(igemm_kernels[name], "conv: unknown implicit-GEMM kernel '" .. tostring(name)
                     .. "' (conv_igemm, conv_igemm_v4)")
+  if not opts.kernel and W.kernel(name).nregs * 128 > g.desc.regs_per_sm then
+    -- a small preset (edu-tiny: 16384 registers per SM) cannot hold one
+    -- block of the default: the 64-register kernel instead
+    name = "conv_igemm"
+    sh = igemm_kernels[name]
+  end
   local cfg = { grid = { ceil_div(z.N * z.P * z.Q, sh.tm), ceil_div(z.K, sh.tk) }, block = sh.block,
                 check = opts.check, warm_caches = opts.warm_caches }
   return g:launch(W.kernel(name), cfg, X, Wr, Y, z.N, z.C, z.H, z.W, z.K, z.R, z.S,
@@ -107,8 +113,9 @@ end
 
 -- Implicit GEMM: one launch, the im2col matrix never built.
 -- opts.kernel: "conv_igemm_v4" (default: 128 x 64 tiles, 8 x 8 outputs per
--- thread, 128-bit shared loads) or "conv_igemm" (64 x 64, 4 x 4, 32-bit
--- loads, within 64 registers). opts.Wr: the filter already reordered
+-- thread, 128-bit shared loads; conv_igemm when its block does not fit the
+-- preset's registers) or "conv_igemm" (64 x 64, 4 x 4, 32-bit loads,
+-- within 64 registers). opts.Wr: the filter already reordered
 -- (conv.filter_rsck), to reuse it.
 function conv.igemm(g, X, Wt, opts)
   opts = opts or {}

@@ -70,6 +70,12 @@ end
 do
   local g = simt.gpu{ arch = "edu-tiny" }
   for i, c in ipairs(cases) do run(g, c, i, { "conv_igemm" }) end
+  -- without opts.kernel conv.igemm falls back to conv_igemm there
+  local X = g:tensor{ 2, 5, 7, 7, init = "random", seed = 3 }
+  local Wt = g:tensor{ 3, 5, 3, 3, init = "random", seed = 4 }
+  local Y, runs = conv.igemm(g, X, Wt, { pad = 1 })
+  expect(runs.igemm.kernel == "conv_igemm" and conv.check(Y, X, Wt, { pad = 1 }),
+         "conv.igemm's default on edu-tiny: " .. tostring(runs.igemm.kernel))
   local h = simt.gpu{ arch = "h200", sms = 2 }
   for i, c in ipairs(cases) do run(h, c, 50 + i, kernels) end
 end
