@@ -130,9 +130,11 @@ typedef struct gpu_stats {
     uint64_t gld_bytes, gst_bytes; /* bytes requested by global ld/st        */
     uint64_t sld_bytes, sst_bytes; /* bytes requested by shared ld/st        */
     uint64_t gld_sectors, gst_sectors; /* 32-byte sectors after coalescing   */
-    uint64_t gld_requests, gst_requests; /* warp ld/st instructions that moved
-                                      global data (a .v4 load of 512 bytes
-                                      is 1 request of 16 sectors)            */
+    uint64_t gld_requests, gst_requests; /* warp instructions that took global
+                                      data through the LSU: ld, st, atom,
+                                      wmma.load/store (a .v4 load of 512
+                                      bytes is 1 request of 16 sectors; bulk
+                                      copies are not requests)               */
     uint64_t sld_requests, sst_requests; /* the same for shared memory      */
     uint64_t smem_wavefronts;      /* shared accesses after bank conflicts   */
     uint64_t l1_hits, l1_misses, l2_hits, l2_misses;

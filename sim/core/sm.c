@@ -93,9 +93,14 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         for (uint32_t i = 0; i < d->nsrc; i++)
             for (uint32_t k = 0; k < d->src_n[i]; k++)
                 d->regs[d->nregs++] = (uint8_t)(d->src[i] + k);
-        if (d->dst != ISA_NO_REG)
+        if (d->dst != ISA_NO_REG) {
             for (uint32_t k = 0; k < d->dst_n; k++)
                 d->regs[d->nregs++] = (uint8_t)(d->dst + k);
+            d->dst_word = (uint8_t)(d->dst >> 6);
+            if ((d->dst & 63u) + d->dst_n <= 64u)
+                for (uint32_t k = 0; k < d->dst_n; k++)
+                    d->dst_bits |= 1ull << ((d->dst & 63u) + k);
+        }
     }
 }
 
@@ -858,9 +863,14 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         s->busy_until = s->unit_free[d->unit];
     if (d->dst != ISA_NO_REG) {
         /* every register of a range (wmma fragment, ld.v2/.v4) at once */
-        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++) {
+        for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
             w->reg_ready[reg] = ready;
-            warp_set_reg_mem(w, reg, from_mem);
+        if (d->dst_bits) {
+            uint64_t m = w->reg_mem[d->dst_word];
+            w->reg_mem[d->dst_word] = from_mem ? m | d->dst_bits : m & ~d->dst_bits;
+        } else {
+            for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
+                warp_set_reg_mem(w, reg, from_mem);
         }
     }
     if (d->pdst != ISA_NO_REG)

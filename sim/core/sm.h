@@ -57,6 +57,9 @@ typedef struct sm_deps {
      * dst's range. Filled by sm_decode_deps. */
     uint8_t nregs;            /* entries in regs[]                          */
     uint8_t regs[SM_DEP_REGS];
+    uint8_t dst_word;         /* warp_t.reg_mem word holding dst's range... */
+    uint64_t dst_bits;        /* ... and its bits there; 0 when the range
+                                 straddles two words (then bit by bit)      */
     uint8_t async;            /* mbarrier, cp.async.bulk, wgmma: timed by
                                  async_issue (sm.c)                         */
 } sm_deps_t;

@@ -212,29 +212,37 @@ static void test_lsu_cycles(void **state)
 }
 
 /* All four registers of a .v4 load are ready at the same cycle: using the
- * last one costs what using the first does. */
+ * last one costs what using the first does, also for a vector that
+ * straddles two 64-bit words of the scoreboard's bit set (%r62..%r65);
+ * the wait is a memory stall. */
 static void test_registers_ready_together(void **state)
 {
     gpu_t *g = *state;
     char src[512];
-    uint64_t cyc[4];
+    uint64_t cyc[8], mem[8];
     uint32_t in[128] = { 0 };
     uint32_t a = support_buffer(g, "in", in, sizeof in);
     uint32_t o = support_buffer(g, "out", NULL, 4 * 32);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 8; k++) {
+        int v = k < 4 ? 4 : 62;
         snprintf(src, sizeof src,
                  ".param in\n.param out\nmov.u32 %%r0, %%tid.x\nshl.b32 %%r1, %%r0, 4\n"
                  "ld.param.u32 %%r2, [in]\nadd.u32 %%r2, %%r2, %%r1\n"
-                 "ld.global.v4.u32 {%%r4, %%r5, %%r6, %%r7}, [%%r2]\n"
+                 "ld.global.v4.u32 {%%r%d, %%r%d, %%r%d, %%r%d}, [%%r2]\n"
                  "add.u32 %%r8, %%r%d, 1\n"
                  "shl.b32 %%r0, %%r0, 2\nld.param.u32 %%r3, [out]\nadd.u32 %%r3, %%r3, %%r0\n"
-                 "st.global.u32 [%%r3], %%r8\nexit\n", 4 + k);
+                 "st.global.u32 [%%r3], %%r8\nexit\n", v, v + 1, v + 2, v + 3, v + k % 4);
         gpu_stats_t st;
         run_ok(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){32, 1, 1}, (uint32_t[]){a, o}, 2, &st);
         cyc[k] = st.cycles;
+        mem[k] = st.stalls[STALL_MEMORY];
     }
-    assert_true(cyc[0] == cyc[1] && cyc[1] == cyc[2] && cyc[2] == cyc[3]);
+    for (int k = 1; k < 8; k++) {
+        assert_int_equal(cyc[k], cyc[0]);
+        assert_int_equal(mem[k], mem[0]);
+    }
     assert_true(cyc[0] > gpu_desc(g)->lat_dram);   /* and they did wait for the load */
+    assert_true(mem[0] > gpu_desc(g)->lat_dram);   /* as a memory stall */
     release(g, o);
     release(g, a);
 }
