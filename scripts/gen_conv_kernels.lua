@@ -548,7 +548,9 @@ emit([[
 //   %r123 wcur, %r124 c0, %r125 C - c0, %r126 h0, %r127 w0, %r128 r,
 //   %r129 s, %r130-%r134 C H W R S, %r135 one plane of X in bytes,
 //   %r136 16 planes, %r137 2 rows of Wr, %r138 16 rows, %r139 one (r, s)
-//   slice of Wr, %r140-%r143 shared addresses, %r144-%r147 scratch, t/64.
+//   slice of Wr, %r140-%r143 shared addresses, %r144-%r147 scratch, t/64
+//   (this is the map in the loop; the setup and the stores reuse some of
+//   these registers for other values, each commented where it is set).
 // Predicates: %p0 copy pixel exists, %p1 copy filter exists, %p3 its tap is
 //   inside the image, %p6 there is a next step, %p7 a full 16-channel step.
 .kernel conv_igemm_v4
