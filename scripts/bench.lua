@@ -39,14 +39,50 @@ local cases = {
 -- 66.9 TF), beside the real library's 50.6 TF (n = 8192, reference/
 -- h200-measured.md). Case gemv: y = A x with gemv.s for a 4096 x 4096 A
 -- (64 MB, more than L2): GB/s and % of the preset's DRAM bandwidth.
+-- Case convbatch: the implicit-GEMM convolution (conv.igemm, default
+-- kernel) of a ResNet-like layer (C = K = 64, 56 x 56, 3 x 3, pad 1, the
+-- 3x3 convolutions of ResNet-18/34's conv2_x) on the whole h200 at batch
+-- 1, 2, 4, 8, 16, 32: blocks, blocks per SM, time, TFLOP/s and % of the
+-- FP32 peak; then im2col + GEMM at batch 32 (im2col.s, then the same GEMM
+-- mainloop over the cols matrix, and matmul_rect.s) against it (run once;
+-- ~4 minutes of host time, ~9 more for the matmul_rect row).
+-- arch/CALIBRATION.md, "Convolution".
 local sgemm_n = ({ sgemm512 = 512, sgemm1024 = 1024, sgemm2048 = 2048 })[case]
 
 local tc_n = ({ tc512 = 512, tc1024 = 1024 })[case]
 local async_n = ({ tcasync512 = 512, tcasync1024 = 1024, tcasync2048 = 2048, tcasync4096 = 4096 })[case]
 local c = cases[case]
+if case == "convbatch" then
+  local conv = require("conv")
+  local g = simt.gpu{ arch = "h200" }
+  local d = g.desc
+  local peak = d.sms * d.fp32_lanes_per_sm * 2 * d.clock_mhz * 1e-6 -- TFLOP/s
+  local C, HW = 64, 56
+  local Wt = g:tensor{ C, C, 3, 3, init = "random", seed = 2 }
+  local Wr = conv.filter_rsck(g, Wt)
+  local last
+  for _, N in ipairs{ 1, 2, 4, 8, 16, 32 } do
+    local X = g:tensor{ N, C, HW, HW, init = "random", seed = 1 }
+    local t0 = os.clock()
+    local _, runs = conv.igemm(g, X, Wt, { pad = 1, Wr = Wr, check = check })
+    local r = runs.igemm
+    local tf = 2 * N * C * HW * HW * C * 9 / (r.time_us * 1e6) -- useful FLOPs (not the idle tile edges)
+    print(string.format("convbatch %-13s batch %2d  blocks %5d (%.2f per SM, %d fit)  %8.1f us  %6.2f TFLOP/s  %4.1f%% of FP32 peak  sim %.1f s",
+                        r.kernel, N, r.blocks, r.blocks / d.sms, r.blocks_fit_per_sm or r.blocks_per_sm, r.time_us, tf, 100 * tf / peak, os.clock() - t0))
+    last = { X = X, us = r.time_us }
+  end
+  for _, gemm in ipairs{ "igemm", "rect" } do
+    local t0 = os.clock()
+    local _, runs = conv.im2col(g, last.X, Wt, { pad = 1, gemm = gemm, check = check, times_only = true })
+    local total = runs.im2col.time_us + runs.gemm.time_us
+    print(string.format("convbatch im2col+%-7s batch 32  im2col %8.1f us + GEMM (%s) %8.1f us = %8.1f us: implicit GEMM x%.2f faster  sim %.1f s",
+                        gemm, runs.im2col.time_us, runs.gemm.kernel, runs.gemm.time_us, total, total / last.us, os.clock() - t0))
+  end
+  return
+end
 if not c and not tc_n and not async_n and not sgemm_n and case ~= "gemv" then
   error("unknown case '" .. case .. "' (naive512, tiled512, tiny_tiled, vecadd16m, sgemm512, sgemm1024, sgemm2048, gemv, tc512, tc1024, "
-        .. "tcasync512, tcasync1024, tcasync2048, tcasync4096)")
+        .. "tcasync512, tcasync1024, tcasync2048, tcasync4096, convbatch)")
 end
 
 local function median_run(run)
