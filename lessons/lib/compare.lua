@@ -67,7 +67,7 @@ end
 local function is_cpu(dev) return dev.kind == "cpu" end
 
 -- What real hardware shows, for the summary (FP32 matrix multiply unless
--- said otherwise). Sources: /work/shared/reference/h200-measured.md (H200
+-- said otherwise). Sources: reference/h200-measured.md (the project's copy of the figures: lessons/lib/calibrate.lua, M.measured) (H200
 -- library GEMMs at 8192^3; Xeon Sapphire Rapids class, 16 cores: naive
 -- loop, one-core and 16-core BLAS) and gpu-specs.md (EPYC 9554 peak).
 -- The EPYC BLAS figure is an estimate: 70-85% of its 7.68 TFLOP/s peak.

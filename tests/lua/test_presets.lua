@@ -6,7 +6,7 @@
 -- and TDP must equal it. Ascend 910B2's FP32 is "?" in gpu-specs.md: only
 -- its memory, bandwidth and power (third-party estimates) are checked.
 
--- figures copied from /work/shared/reference/gpu-specs.md
+-- figures copied from reference/gpu-specs.md (the datasheet figures the arch/*.lua presets cite)
 local sheet = {
   v100       = { fp32_tf = 15.7,  gb = 32,  gbps = 900,  w = 300 },
   t4         = { fp32_tf = 8.1,   gb = 16,  gbps = 320,  w = 70 },
