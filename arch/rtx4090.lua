@@ -73,6 +73,7 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
+  dram_fetch_bytes = 32,        -- estimate: sector fetches (Ada not sourced; see CALIBRATION.md)
   l2_bytes_per_clk = 2048,      -- estimate: ~5 TB/s at 2.52 GHz (about 5 x DRAM: Ada
                                 -- leans on its large L2)
   dram_gbps = 1008,             -- [spec] 1,008 GB/s GDDR6X

@@ -209,21 +209,68 @@ function M.tensor(o)
   return { title = "Tensor Cores, warp-level mma (TFLOP/s, whole-chip equivalent)", rows = rows }
 end
 
+-- 8. Strided reads (lessons/kernels/micro_stride.s): neighbouring threads
+-- read floats S apart, full occupancy (2 blocks of 1024 per SM), 4 loads in
+-- flight per thread; useful GB/s (4 bytes per load) relative to S = 1. No
+-- H200 measurement of this shape is in the reference, so each row is
+-- compared with the DRAM-bound expectation instead: useful bandwidth =
+-- usable DRAM bandwidth / (DRAM bytes fetched per useful byte), with the
+-- bytes a warp request makes the L2 fetch counted from the preset's
+-- geometry (sectors, dram_fetch_bytes) - arch/CALIBRATION.md "Strided reads".
+M.stride_sweep = {1, 2, 3, 4, 8, 16, 32}
+
+-- DRAM bytes fetched per useful byte when 32 lanes read 4 bytes S floats
+-- apart (aligned start): the distinct fetch blocks they touch.
+function M.stride_fetched(desc, S)
+  local fetch = desc.dram_fetch_bytes ~= 0 and desc.dram_fetch_bytes or desc.sector_bytes
+  local blocks = {}
+  local n = 0
+  for lane = 0, 31 do
+    local b = (lane * 4 * S) // fetch
+    if not blocks[b] then blocks[b] = true; n = n + 1 end
+  end
+  return n * fetch / 128
+end
+
+function M.stride(o)
+  local g = scaled_gpu(o.sms)
+  local d = g.desc
+  local f = M.CHIP_SMS / o.sms
+  local T = o.sms * 2048
+  local out = g:tensor{T}
+  local rows, base, bound1 = {}, nil, nil
+  for i, S in ipairs(M.stride_sweep) do
+    local A = g:tensor{T * 4 * o.stride_iters * S}
+    local r = g:launch(kernel("micro_stride"), {grid = 2 * o.sms, block = 1024, check = false},
+                       A, S, o.stride_iters, out)
+    local useful = T * 4 * o.stride_iters * 4
+    local gbs = useful / (r.time_us * 1e-6) / 1e9 * f
+    local fetched = M.stride_fetched(d, S)
+    base = base or gbs
+    bound1 = bound1 or 1 / fetched
+    rows[i] = { label = string.format("S=%d", S), sim = gbs / base, meas = (1 / fetched) / bound1,
+                gbs = gbs, dram_per_useful = r.dram_bytes / useful, fetched = fetched,
+                sectors_per_req = r.gld_sectors / (T * o.stride_iters * 4 / 32) }
+  end
+  return { title = "Strided reads (useful GB/s relative to S = 1; bound = 1 / DRAM bytes per useful byte)",
+           rows = rows }
+end
+
 -- Sizes: quick (for ctest) or full (scripts/calibrate.sh).
 function M.options(quick)
   if quick then
     return { quick = true, sms = 4, ceiling_sms = 4, fma_iters = 8, fma1_iters = 16,
-             stream_iters = 8, work_iters = 32, chase_steps = 128, tc_iters = 32 }
+             stream_iters = 8, work_iters = 32, chase_steps = 128, tc_iters = 32, stride_iters = 4 }
   end
   return { quick = false, sms = 8, ceiling_sms = 132, fma_iters = 32, fma1_iters = 64,
-           stream_iters = 16, work_iters = 64, chase_steps = 512, tc_iters = 128 }
+           stream_iters = 16, work_iters = 64, chase_steps = 512, tc_iters = 128, stride_iters = 8 }
 end
 
 function M.run(opts)
   local o = M.options(opts and opts.quick)
   return { latency = M.latency(o), ceilings = M.ceilings(o), sm_scaling = M.sm_scaling(o),
            hiding = M.hiding(o), diverge = M.diverge(o), bank = M.bank(o), tensor = M.tensor(o),
-           options = o }
+           stride = M.stride(o), options = o }
 end
 
 local function dev(sim, meas)
@@ -257,6 +304,14 @@ function M.report(res)
   print_rows(res.diverge.title, res.diverge.rows, "%12.2f")
   print_rows(res.bank.title, res.bank.rows, "%12.2f")
   print_rows(res.tensor.title, res.tensor.rows, "%12.1f")
+  print("== " .. res.stride.title)
+  print(string.format("  %-6s %9s %9s %9s %8s %13s %12s %9s", "", "GB/s", "sim rel", "bound", "diff",
+                      "sectors/req", "DRAM/useful", "fetched"))
+  for _, r in ipairs(res.stride.rows) do
+    print(string.format("  %-6s %9.1f %9.3f %9.3f %+7.1f%% %13.1f %12.2f %9.2f", r.label, r.gbs, r.sim, r.meas,
+                        dev(r.sim, r.meas), r.sectors_per_req, r.dram_per_useful, r.fetched))
+  end
+  print()
 end
 
 if arg and arg[1] == "--report" then

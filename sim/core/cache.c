@@ -222,6 +222,46 @@ uint64_t cache_clean(cache_t *c)
     return sectors;
 }
 
+uint64_t cache_clean_each(cache_t *c, void (*fn)(void *user, uint32_t line_addr, uint32_t dirty),
+                          void *user)
+{
+    uint64_t sectors = 0;
+    for (uint32_t t = 0; t < c->ntouched; t++) {
+        cache_line_t *l = &c->lines[(size_t)c->touched[t] * c->assoc];
+        for (uint32_t w = 0; w < c->assoc; w++) {
+            if (!l[w].dirty)
+                continue;
+            sectors += bits_popcount8(l[w].dirty);
+            fn(user, l[w].tag * c->line_bytes, l[w].dirty);
+            l[w].dirty = 0;
+        }
+    }
+    return sectors;
+}
+
+void cache_fill(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready)
+{
+    if (slot < 0)
+        return;
+    cache_line_t *l = &c->lines[slot];
+    uint32_t add = sector_mask & ~(uint32_t)l->valid & ((1u << c->spl) - 1u);
+    l->valid |= (uint8_t)add;
+    for (uint32_t m = add; m; m &= m - 1u)
+        c->ready[(size_t)slot * c->spl + bits_lowest64(m)] = ready;
+}
+
+void cache_preload(cache_t *c, uint32_t line_addr, uint32_t sector_mask, cache_info_t *info)
+{
+    cache_stats_t saved = c->st;
+    cache_info_t inf;
+    uint32_t miss = 0;
+    /* a load lookup allocates and marks the missing sectors valid, ready 0 */
+    cache_lookup(c, line_addr, sector_mask, 0, &miss, &inf);
+    c->st = saved;
+    if (info)
+        *info = inf;
+}
+
 void cache_flush(cache_t *c)
 {
     size_t per_set = (size_t)c->assoc * sectors_per_line(c);

@@ -142,6 +142,29 @@ int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask);
  * and return how many sectors were dirty. */
 uint64_t cache_clean(cache_t *c);
 
+/* cache_clean that also calls fn(user, line_addr, dirty_mask) for every
+ * line with dirty sectors, in set order (deterministic). */
+uint64_t cache_clean_each(cache_t *c, void (*fn)(void *user, uint32_t line_addr, uint32_t dirty),
+                          void *user);
+
+/* Valid sectors of the line in slot (from cache_info_t; 0 for slot < 0). */
+static inline uint32_t cache_valid(const cache_t *c, int32_t slot)
+{
+    return slot < 0 ? 0u : c->lines[slot].valid;
+}
+
+/* Make the sectors in sector_mask of the line in slot valid and clean,
+ * their data arriving at `ready` (a fill the caller fetched without a
+ * lookup asking for it: a DRAM fetch block wider than a sector). Sectors
+ * already valid are left alone. No counters change. */
+void cache_fill(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready);
+
+/* Bring the sectors in sector_mask of line_addr into the cache as clean,
+ * ready data (allocating the line, LRU as a lookup) without counting a
+ * hit or a miss; a dirty victim is reported in *info as by cache_lookup.
+ * Used to start a launch with data already cached (warm tensors). */
+void cache_preload(cache_t *c, uint32_t line_addr, uint32_t sector_mask, cache_info_t *info);
+
 /* Invalidate every line (dirty data is dropped, not written back). */
 void cache_flush(cache_t *c);
 

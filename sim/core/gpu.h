@@ -87,6 +87,9 @@ typedef struct gpu_desc {
     uint32_t l2_bytes, l2_assoc;   /* whole chip                             */
     uint32_t line_bytes;           /* cache line (128)                       */
     uint32_t sector_bytes;         /* cache sector / DRAM burst (32)         */
+    uint32_t dram_fetch_bytes;     /* bytes an L2 load miss fetches from DRAM:
+                                      the aligned block around the sector
+                                      (64 on Ampere/Hopper); 0 = sector_bytes */
     double l2_bytes_per_clk;       /* L2 bandwidth, whole chip               */
     double dram_gbps;              /* DRAM bandwidth, GB/s (1e9 bytes/s)     */
     uint32_t max_mem_inflight;     /* outstanding memory requests per SM     */
@@ -228,6 +231,12 @@ double gpu_run_take_bytes(const gpu_run_t *r, gpu_level_t lv, uint64_t until_cyc
 #define GPU_MAX_CYCLES_LIMIT        (1ull << 39)
 #define GPU_MAX_CLUSTER             ISA_MAX_CLUSTER  /* CTAs per cluster (isa.h) */
 
+/* A range of device memory [addr, addr + bytes). */
+typedef struct gpu_range {
+    uint32_t addr;
+    uint32_t bytes;
+} gpu_range_t;
+
 /* A launch: grid and block shape plus safety limits. */
 typedef struct gpu_launch {
     uint32_t grid[3];              /* blocks in x, y, z (0 is read as 1)      */
@@ -240,6 +249,10 @@ typedef struct gpu_launch {
                                       0 = GPU_DEFAULT_MAX_WARP_INSTRS        */
     int warm_caches;               /* 1: keep L1/L2 contents from the last
                                       launch; 0 (default): start cold        */
+    const gpu_range_t *warm;       /* optional: device ranges put into L2,
+                                      clean, before the launch (memsys_warm),
+                                      in order; not owned                    */
+    uint32_t nwarm;                /* entries of warm                        */
     gpu_observer_fn observe;       /* optional: called at events (above)     */
     void *observe_user;            /* its first argument                     */
     uint64_t sample_every;         /* cycles between GPU_EV_SAMPLE; 0: none  */

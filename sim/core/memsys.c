@@ -27,6 +27,7 @@ void memsys_cfg_from_desc(memsys_cfg_t *c, const gpu_desc_t *d)
     c->l2_assoc = d->l2_assoc;
     c->line_bytes = d->line_bytes;
     c->sector_bytes = d->sector_bytes;
+    c->dram_fetch_bytes = d->dram_fetch_bytes ? d->dram_fetch_bytes : d->sector_bytes;
     c->l2_bytes_per_clk = d->l2_bytes_per_clk;
     c->l2_slices = 0;
     c->dram_gbps = d->dram_gbps;
@@ -67,6 +68,13 @@ static int validate(const memsys_cfg_t *c, simt_err_t *err)
         return simt_errf(err, SIMT_E_USAGE,
                          "memsys: sector_bytes (%u) must be >= 4 and line_bytes (%u) <= 65536",
                          c->sector_bytes, c->line_bytes);
+    if (c->dram_fetch_bytes != 0 &&
+        (c->dram_fetch_bytes < c->sector_bytes || c->dram_fetch_bytes > c->line_bytes ||
+         (c->dram_fetch_bytes & (c->dram_fetch_bytes - 1))))
+        return simt_errf(err, SIMT_E_USAGE,
+                         "memsys: dram_fetch_bytes (%u) must be a power of two from sector_bytes (%u) "
+                         "to line_bytes (%u), or 0",
+                         c->dram_fetch_bytes, c->sector_bytes, c->line_bytes);
     /* Cache and DRAM geometry are checked by cache_init and dram_init. */
     return 0;
 }
@@ -94,6 +102,7 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
     }
     ms->slice_shift = bits_for(ms->l2_slices);
     ms->spl = cfg->line_bytes / cfg->sector_bytes;   /* powers of two: cache_init checks */
+    ms->spf = cfg->dram_fetch_bytes ? cfg->dram_fetch_bytes / cfg->sector_bytes : 1;
     while (ms->line_shift < 31 && (1u << ms->line_shift) < cfg->line_bytes)
         ms->line_shift++;
     double per_slice = cfg->l2_bytes_per_clk / ms->l2_slices;
@@ -255,7 +264,12 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
     uint32_t slice = l2_slice(ms, line_addr);
     uint64_t latest = 0;
     cache_info_t info;
-    uint32_t hit = cache_lookup(&ms->l2, line_addr, sectors, is_store, NULL, &info);
+    uint32_t miss;
+    uint32_t hit = cache_lookup(&ms->l2, line_addr, sectors, is_store, &miss, &info);
+    /* valid before this lookup (it made the missed sectors valid) */
+    uint32_t valid_before = cache_valid(&ms->l2, info.slot) & ~miss;
+    uint32_t fetched = 0;   /* fetch blocks already asked of DRAM here */
+    uint64_t block_ready[CACHE_MAX_SECTORS];
 
     for (uint32_t m = sectors; m; m &= m - 1u) {
         uint32_t k = bits_lowest64(m);
@@ -279,12 +293,29 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
             r = max_u64(start + ms->l2_sector_ticks + (uint64_t)ms->cfg.lat_l2 * T,
                         cache_sector_ready(&ms->l2, info.slot, k));
         } else {
-            /* Miss: one DRAM burst; the L2 sector is filled when it arrives. */
-            uint64_t sector_addr = (uint64_t)line_addr + (uint64_t)k * ms->cfg.sector_bytes;
-            r = dram_access(&ms->dram, start, sector_addr, ms->cfg.sector_bytes, 0, NULL);
+            /* Miss: the L2 fetches the aligned block of spf sectors around
+             * sector k (dram_fetch_bytes) in one DRAM access, less the
+             * sectors of it it already holds; the other missed sectors of
+             * this lookup in the same block come with it, and the ones
+             * nobody asked for are filled clean. All are ready when the
+             * block arrives. */
+            uint32_t blk = k / ms->spf;
+            if (fetched >> blk & 1u) {
+                r = block_ready[blk];
+            } else {
+                uint32_t bmask = ((1u << ms->spf) - 1u) << (blk * ms->spf);
+                uint32_t want = bmask & ~valid_before;   /* absent: the missed ones and the rest */
+                uint32_t first = bits_lowest64(want);
+                uint32_t bytes = bits_popcount8(want) * ms->cfg.sector_bytes;
+                uint64_t addr = (uint64_t)line_addr + (uint64_t)first * ms->cfg.sector_bytes;
+                r = dram_access(&ms->dram, start, addr, bytes, 0, NULL);
+                cache_fill(&ms->l2, info.slot, want & ~sectors, r);
+                fetched |= 1u << blk;
+                block_ready[blk] = r;
+                st->dram_read_bytes += bytes;
+                res->dram_bytes += bytes;
+            }
             cache_set_ready(&ms->l2, info.slot, 1u << k, r);
-            st->dram_read_bytes += ms->cfg.sector_bytes;
-            res->dram_bytes += ms->cfg.sector_bytes;
         }
         ready[k] = r;
         latest = max_u64(latest, r);
@@ -529,7 +560,72 @@ void memsys_totals(const memsys_t *ms, memsys_stats_t *total)
         stats_add(total, &ms->sm[i].st);
 }
 
-uint64_t memsys_writeback_all(memsys_t *ms)
+/* One dirty line of the final write-back: its sectors' bursts, counted
+ * per DRAM channel (struct wb_acc). */
+typedef struct wb_acc {
+    memsys_t *ms;
+    uint64_t *ticks;            /* per channel: write-back ticks          */
+} wb_acc_t;
+
+static void wb_line(void *user, uint32_t line_addr, uint32_t dirty)
 {
-    return cache_clean(&ms->l2) * ms->cfg.sector_bytes;
+    wb_acc_t *a = user;
+    memsys_t *ms = a->ms;
+    for (uint32_t m = dirty; m; m &= m - 1u) {
+        uint64_t addr = (uint64_t)line_addr + (uint64_t)bits_lowest64(m) * ms->cfg.sector_bytes;
+        a->ticks[dram_channel(&ms->dram, addr)] += ms->dram.burst_ticks;
+    }
+}
+
+uint64_t memsys_writeback_all(memsys_t *ms, uint64_t end, uint64_t *done)
+{
+    uint32_t nch = ms->dram.cfg.channels;
+    uint64_t ticks[64];
+    uint64_t *t = nch <= 64 ? ticks : calloc(nch, sizeof *t);
+    uint64_t finish = end * T;
+    wb_acc_t acc = { ms, t };
+    uint64_t sectors;
+
+    if (!t) {   /* out of host memory: count the bytes, skip the timing */
+        if (done)
+            *done = end;
+        return cache_clean(&ms->l2) * ms->cfg.sector_bytes;
+    }
+    memset(t, 0, nch * sizeof *t);
+    sectors = cache_clean_each(&ms->l2, wb_line, &acc);
+    /* Each channel writes its share in the time it was idle during the
+     * launch; what does not fit runs past the end (memsys.h). */
+    for (uint32_t ch = 0; ch < nch; ch++) {
+        if (!t[ch])
+            continue;
+        uint64_t busy = ms->dram.busy_ticks[ch];
+        uint64_t idle = end * T > busy ? end * T - busy : 0;
+        uint64_t over = t[ch] > idle ? t[ch] - idle : 0;
+        uint64_t f = max_u64(end * T, ms->dram.free_at[ch]) + over;
+        finish = max_u64(finish, f);
+        ms->dram.busy_ticks[ch] += t[ch];
+    }
+    ms->dram.st.write_bytes += sectors * ms->cfg.sector_bytes;
+    if (t != ticks)
+        free(t);
+    if (done)
+        *done = to_cycles(finish);
+    return sectors * ms->cfg.sector_bytes;
+}
+
+void memsys_warm(memsys_t *ms, uint32_t addr, uint32_t bytes)
+{
+    uint32_t lb = ms->cfg.line_bytes, sb = ms->cfg.sector_bytes;
+    if (bytes == 0)
+        return;
+    uint64_t a0 = addr, a1 = (uint64_t)addr + bytes;   /* [a0, a1) */
+    for (uint64_t line = a0 & ~(uint64_t)(lb - 1); line < a1; line += lb) {
+        uint64_t lo = line > a0 ? line : a0, hi = line + lb < a1 ? line + lb : a1;
+        uint32_t first = (uint32_t)((lo - line) / sb), last = (uint32_t)((hi - 1 - line) / sb);
+        uint32_t mask = ((1u << (last + 1)) - 1u) & ~((1u << first) - 1u);
+        cache_info_t info;
+        cache_preload(&ms->l2, (uint32_t)line, mask, &info);
+        if (info.evicted && info.victim_dirty)   /* written back before the launch: not timed */
+            ms->dram.st.write_bytes += (uint64_t)bits_popcount8(info.victim_dirty) * sb;
+    }
 }
