@@ -32,7 +32,7 @@ M.measured = {
               ms = {0.078, 0.148, 0.287, 0.568, 1.126, 2.241} },
   bank = { strides = {1, 2, 4, 8, 16, 32, 33},
            ms = {0.076, 0.141, 0.274, 0.538, 1.081, 2.130, 0.076} },
-  latency = { fma = 4.4, smem = 29, l1 = {40, 46}, l2 = 287, dram = 672 },
+  latency = { fma = 4.4, smem = 29, l1 = {40, 46}, l2 = 287, l2_far = {500, 530}, dram = 672 },
   ceilings = { chip_tflops = 60.3, sm_gflops = 449, hbm_gbs = 4410 },
   -- warp-level mma.sync (WMMA 16x16x16, 4 independent accumulators)
   tensor = { warps = {1, 2, 4, 8, 16}, f16 = {134, 270, 536, 613, 621},
@@ -160,6 +160,11 @@ function M.latency(o)
   rows[#rows + 1] = { label = "global L1 hit (16 KB)", sim = chase(16384, 128, "l1"),
                       meas = (meas.l1[1] + meas.l1[2]) / 2, range = meas.l1 }
   rows[#rows + 1] = { label = "global L2 hit (2 MB)", sim = chase(2 << 20, 128, "l2"), meas = meas.l2 }
+  -- Both L2 partitions (the far one costs ~500 cycles on the H200): the
+  -- model has one partition, so this row is a known deviation (reported,
+  -- not asserted; arch/CALIBRATION.md "What the model does not reproduce").
+  rows[#rows + 1] = { label = "global L2 hit, both partitions (40 MB)", sim = chase(40 << 20, 128, "l2"),
+                      meas = (meas.l2_far[1] + meas.l2_far[2]) / 2, known_deviation = true }
   rows[#rows + 1] = { label = "global DRAM (16 MB, stride 4 KB)", sim = chase(16 << 20, 4096, "dram"),
                       meas = meas.dram }
   return { title = "Latencies (cycles, dependent chain, loop overhead included)", rows = rows }

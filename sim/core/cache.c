@@ -71,9 +71,22 @@ static uint32_t sectors_per_line(const cache_t *c)
     return c->spl;
 }
 
+void cache_set_hashing(cache_t *c, int on)
+{
+    uint32_t b = 1;
+    while ((1u << b) < c->nsets && b < 31)
+        b++;
+    c->set_bits = (uint8_t)b;
+    c->hashed = on ? 1 : 0;
+}
+
 /* First line index of tag's set. */
 static uint32_t set_base(const cache_t *c, uint32_t tag)
 {
+    if (c->hashed) {
+        uint32_t b = c->set_bits;
+        tag ^= (tag >> b) ^ (tag >> (2 * b));
+    }
     uint32_t set = c->sets_pow2 ? tag & (c->nsets - 1u) : tag % c->nsets;
     return set * c->assoc;
 }

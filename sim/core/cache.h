@@ -8,7 +8,8 @@
  * Geometry: lines of line_bytes (128), each split into sectors of
  * sector_bytes (32); a line is allocated as a whole (one tag) but each
  * sector is filled on its own, so a miss fetches only the sectors asked
- * for. Set of a line = (line_addr / line_bytes) % nsets. Replacement: the
+ * for. Set of a line = (line_addr / line_bytes) % nsets, or of a hash of
+ * it (cache_set_hashing). Replacement: the
  * least recently used line of the set (an invalid way is always taken
  * first, lowest way number first), so results are fully deterministic.
  *
@@ -80,6 +81,8 @@ typedef struct cache {
     uint32_t spl;                  /* sectors per line                     */
     uint32_t line_shift;           /* log2(line_bytes)                     */
     uint8_t sets_pow2;             /* nsets is a power of two: set = tag & (nsets - 1) */
+    uint8_t hashed;                /* 1: set of a hashed tag (cache_set_hashing) */
+    uint8_t set_bits;              /* bits of a set number, for the hash    */
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */
@@ -102,6 +105,14 @@ int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
                uint32_t line_bytes, uint32_t sector_bytes,
                cache_policy_t policy, simt_err_t *err);
 void cache_free(cache_t *c);
+
+/* Index sets by a hash of the line number instead of its low bits: the
+ * tag XOR-folded with its next two set-sized bit fields, then reduced as
+ * before (mask or modulo). Power-of-two strides that would pile into a few
+ * sets are spread over all of them (the L2 of NVIDIA GPUs since Volta is
+ * modelled so in Accel-Sim, arch/CALIBRATION.md). Call on an empty cache
+ * (right after cache_init). */
+void cache_set_hashing(cache_t *c, int on);
 
 /* Look up the sectors in sector_mask of the line at line_addr (any address
  * inside the line works). Returns the mask of those sectors that were

@@ -127,6 +127,7 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
     if (cache_init(&ms->l2, "L2", cfg->l2_bytes, cfg->l2_assoc, cfg->line_bytes,
                    cfg->sector_bytes, CACHE_WRITE_BACK, err) != 0)
         goto fail;
+    cache_set_hashing(&ms->l2, 1);   /* hashed L2 sets, linear L1 sets (memsys.h) */
 
     dram_cfg_t dc;
     dc.channels = cfg->dram_channels;

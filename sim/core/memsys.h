@@ -30,7 +30,9 @@
  *      counts these L1 miss LINES per SM (an MSHR tracks one 128-byte line
  *      with a sector mask, and is held until its last sector arrives). When
  *      all are taken the LSU stalls until the earliest one frees.
- *   4. L2 (shared, write-back, write-allocate by whole sectors): each missed
+ *   4. L2 (shared, write-back, write-allocate by whole sectors; sets
+ *      indexed by a hash of the line number, L1 sets by its low bits:
+ *      cache_set_hashing): each missed
  *      sector goes to its slice (lines are spread over slices by a hash of
  *      the line address); a slice passes one sector per
  *      sector_bytes / (l2_bytes_per_clk / slices) cycles. Hit: ready =

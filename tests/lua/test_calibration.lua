@@ -23,7 +23,9 @@ end
 
 -- 5. latencies (cycles)
 for _, r in ipairs(res.latency.rows) do
-  if r.range then
+  if r.known_deviation then
+    -- reported only (far L2 partition: not modelled, arch/CALIBRATION.md)
+  elseif r.range then
     if r.sim < r.range[1] * (1 - TOL) or r.sim > r.range[2] * (1 + TOL) then
       failures[#failures + 1] = string.format("%s: %.1f cycles outside %d-%d", r.label, r.sim,
                                               r.range[1], r.range[2])
