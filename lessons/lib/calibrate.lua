@@ -257,8 +257,25 @@ function M.stride(o)
                 gbs = gbs, dram_per_useful = r.dram_bytes / useful, fetched = fetched,
                 sectors_per_req = r.gld_sectors / (T * o.stride_iters * 4 / 32) }
   end
+  -- The same sweep as a copy, out[i] = in[i x S] (lessons/kernels/copy_strided.s,
+  -- blocks of 256): the 4-byte store per useful byte is DRAM traffic too, timed
+  -- by the end-of-launch write-back, so the bound is 2 / (fetched + 1).
+  local copy, cbase = {}, nil
+  local n = T * 4 * o.stride_iters
+  local co = g:tensor{n}
+  for i, S in ipairs(M.stride_sweep) do
+    local A = g:tensor{n * S}
+    local r = g:launch(kernel("copy_strided"), {grid = n // 256, block = 256, check = false}, A, co, S, n)
+    local gbs = n * 4 / (r.time_us * 1e-6) / 1e9 * f
+    local fetched = M.stride_fetched(d, S)
+    cbase = cbase or gbs
+    copy[i] = { label = string.format("copy S=%d", S), sim = gbs / cbase, gbs = gbs,
+                meas = (2 / (fetched + 1)) / (2 / (M.stride_fetched(d, 1) + 1)),
+                dram_per_useful = r.dram_bytes / (n * 4), fetched = fetched,
+                sectors_per_req = r.gld_sectors / (n / 32) }
+  end
   return { title = "Strided reads (useful GB/s relative to S = 1; bound = 1 / DRAM bytes per useful byte)",
-           rows = rows }
+           rows = rows, copy = copy }
 end
 
 -- Sizes: quick (for ctest) or full (scripts/calibrate.sh).
@@ -314,6 +331,11 @@ function M.report(res)
                       "sectors/req", "DRAM/useful", "fetched"))
   for _, r in ipairs(res.stride.rows) do
     print(string.format("  %-6s %9.1f %9.3f %9.3f %+7.1f%% %13.1f %12.2f %9.2f", r.label, r.gbs, r.sim, r.meas,
+                        dev(r.sim, r.meas), r.sectors_per_req, r.dram_per_useful, r.fetched))
+  end
+  print("  copy out[i] = in[i x S] (bound = 2 / (fetched + 1): the store is DRAM traffic too)")
+  for _, r in ipairs(res.stride.copy) do
+    print(string.format("  %-10s %5.0f %9.3f %9.3f %+7.1f%% %13.1f %12.2f %9.2f", r.label, r.gbs, r.sim, r.meas,
                         dev(r.sim, r.meas), r.sectors_per_req, r.dram_per_useful, r.fetched))
   end
   print()

@@ -105,6 +105,11 @@ for i, r in ipairs(res.stride.rows) do
   within(r.dram_per_useful, r.fetched + 1 / (4 * res.options.stride_iters), 0.001,
          "strided reads DRAM bytes per useful byte " .. r.label)
 end
+-- the copy: reads + the timed write-back of out, bound 2 / (fetched + 1)
+for _, r in ipairs(res.stride.copy) do
+  within(r.sim, r.meas, TOL, "strided copy (DRAM bound) " .. r.label)
+  within(r.dram_per_useful, r.fetched + 1, 0.001, "strided copy DRAM bytes per useful byte " .. r.label)
+end
 
 if #failures > 0 then
   error("calibration shapes off:\n  " .. table.concat(failures, "\n  "))
