@@ -572,6 +572,10 @@ static void wb_line(void *user, uint32_t line_addr, uint32_t dirty)
 {
     wb_acc_t *a = user;
     memsys_t *ms = a->ms;
+    if (ms->cfg.line_bytes <= ms->cfg.dram_interleave) {   /* the whole line on one channel */
+        a->ticks[dram_channel(&ms->dram, line_addr)] += bits_popcount8(dirty) * ms->dram.burst_ticks;
+        return;
+    }
     for (uint32_t m = dirty; m; m &= m - 1u) {
         uint64_t addr = (uint64_t)line_addr + (uint64_t)bits_lowest64(m) * ms->cfg.sector_bytes;
         a->ticks[dram_channel(&ms->dram, addr)] += ms->dram.burst_ticks;
