@@ -161,8 +161,9 @@ function M.latency(o)
                       meas = (meas.l1[1] + meas.l1[2]) / 2, range = meas.l1 }
   rows[#rows + 1] = { label = "global L2 hit (2 MB)", sim = chase(2 << 20, 128, "l2"), meas = meas.l2 }
   -- Both L2 partitions (the far one costs ~500 cycles on the H200): the
-  -- model has one partition, so this row is a known deviation (reported,
-  -- not asserted; arch/CALIBRATION.md "What the model does not reproduce").
+  -- preset has one partition (l2_partitions = 1), so this row is a known
+  -- deviation (reported, not asserted; arch/CALIBRATION.md "Near/far L2
+  -- partitions").
   rows[#rows + 1] = { label = "global L2 hit, both partitions (40 MB)", sim = chase(40 << 20, 128, "l2"),
                       meas = (meas.l2_far[1] + meas.l2_far[2]) / 2, known_deviation = true }
   rows[#rows + 1] = { label = "global DRAM (16 MB, stride 4 KB)", sim = chase(16 << 20, 4096, "dram"),

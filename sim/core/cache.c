@@ -119,6 +119,36 @@ static int32_t victim(const cache_t *c, uint32_t tag)
     return (int32_t)best;
 }
 
+/* Way to replace when only lines may_evict accepts may go: the first
+ * invalid way, else the least recently used acceptable one, else -1. */
+static int32_t victim_if(const cache_t *c, uint32_t tag, cache_evict_fn may_evict, void *user)
+{
+    uint32_t base = set_base(c, tag);
+    int32_t best = -1;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        const cache_line_t *l = &c->lines[base + w];
+        if (!l->valid)
+            return (int32_t)(base + w);
+        if (may_evict(user, l->tag * c->line_bytes) &&
+            (best < 0 || l->last_use < c->lines[best].last_use))
+            best = (int32_t)(base + w);
+    }
+    return best;
+}
+
+uint32_t cache_lookup_if(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
+                         uint32_t *miss_sectors, cache_info_t *info,
+                         cache_evict_fn may_evict, void *user)
+{
+    uint32_t r;
+    c->may_evict = may_evict;
+    c->evict_user = user;
+    r = cache_lookup(c, line_addr, sector_mask, 0, miss_sectors, info);
+    c->may_evict = NULL;
+    c->evict_user = NULL;
+    return r;
+}
+
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info)
 {
@@ -166,8 +196,12 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     }
 
     int allocate = !is_store || c->policy == CACHE_WRITE_BACK;
+    int fresh = 0;
     if (slot < 0 && allocate && miss) {
-        slot = victim(c, tag);
+        slot = c->may_evict ? victim_if(c, tag, c->may_evict, c->evict_user) : victim(c, tag);
+        fresh = slot >= 0;   /* -1: no way may go, nothing is allocated */
+    }
+    if (fresh) {
         uint32_t set = (uint32_t)slot / c->assoc;
         if (!c->is_touched[set]) {
             c->is_touched[set] = 1;

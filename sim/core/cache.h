@@ -94,7 +94,12 @@ typedef struct cache {
     uint32_t ntouched;
     uint8_t *is_touched;           /* nsets flags: set is in touched[]; owned */
     cache_stats_t st;              /* counters since init; caller may zero  */
+    int (*may_evict)(void *user, uint32_t line_addr);  /* set only inside cache_lookup_if */
+    void *evict_user;
 } cache_t;
+
+/* Which lines a lookup may evict (cache_lookup_if): 1 = may go. */
+typedef int (*cache_evict_fn)(void *user, uint32_t line_addr);
 
 /* Build an empty cache of `bytes` capacity (rounded down to whole sets;
  * at least one set). Fails with SIMT_E_USAGE naming the bad size (line or
@@ -123,6 +128,14 @@ void cache_set_hashing(cache_t *c, int on);
  * ready time and any eviction. Counts hits and misses in c->st. */
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info);
+
+/* A load lookup (cache_lookup with is_store 0) that may evict only lines
+ * may_evict(user, line_addr) accepts (an invalid way is always taken); when
+ * none may go the line is not allocated (info->slot = -1, every sector
+ * missed). For a cache whose copies must not push out its own lines. */
+uint32_t cache_lookup_if(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
+                         uint32_t *miss_sectors, cache_info_t *info,
+                         cache_evict_fn may_evict, void *user);
 
 /* Record that the sectors in sector_mask of the line in slot (from
  * cache_info_t) get their data at time `ready`. Inline: the memory system

@@ -256,6 +256,8 @@ void gpu_desc_default(gpu_desc_t *d)
     d->line_bytes = 128;
     d->sector_bytes = 32;
     d->dram_fetch_bytes = 32;   /* = sector_bytes (0 also means that) */
+    d->l2_partitions = 1;
+    d->lat_l2_far = 0;          /* unused with one partition */
     d->l2_bytes_per_clk = 64.0;
     d->dram_gbps = 32.0;
     d->max_mem_inflight = 16;
@@ -325,6 +327,8 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("l2_bytes", d->l2_bytes, 1024, 1u << 30, err) ||
         check_u("line_bytes", d->line_bytes, 32, 1024, err) ||
         check_u("sector_bytes", d->sector_bytes, 4, d->line_bytes, err) ||
+        check_u("l2_partitions", d->l2_partitions, 1, 2, err) ||
+        check_u("lat_l2_far", d->lat_l2_far, 0, 100000, err) ||
         (d->dram_fetch_bytes &&
          check_u("dram_fetch_bytes", d->dram_fetch_bytes, d->sector_bytes, d->line_bytes, err)) ||
         check_f("l2_bytes_per_clk", d->l2_bytes_per_clk, 1.0, 1e6, err) ||

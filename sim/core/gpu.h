@@ -81,6 +81,8 @@ typedef struct gpu_desc {
     uint32_t lat_tensor;           /* wmma.mma issue to result (D) ready     */
     uint32_t lat_smem;             /* shared memory load                     */
     uint32_t lat_l1, lat_l2, lat_dram;  /* global load hit latencies         */
+    uint32_t lat_l2_far;           /* L2 hit in the far partition (end to end;
+                                      used when l2_partitions = 2)           */
     /* memory hierarchy */
     uint32_t smem_banks;           /* 32 banks of 4 bytes                    */
     uint32_t l1_bytes, l1_assoc;   /* per SM                                 */
@@ -90,6 +92,8 @@ typedef struct gpu_desc {
     uint32_t dram_fetch_bytes;     /* bytes an L2 load miss fetches from DRAM:
                                       the aligned block around the sector
                                       (64 on Ampere/Hopper); 0 = sector_bytes */
+    uint32_t l2_partitions;        /* 1, or 2: halves that each cache data for
+                                      the SMs attached to them (memsys.h)    */
     double l2_bytes_per_clk;       /* L2 bandwidth, whole chip               */
     double dram_gbps;              /* DRAM bandwidth, GB/s (1e9 bytes/s)     */
     uint32_t max_mem_inflight;     /* outstanding memory requests per SM     */

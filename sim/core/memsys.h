@@ -72,11 +72,12 @@
  * SM's shared-memory pipe (the one ld/st.shared use: they contend), ready
  * lat_smem + those cycles - 1 after the start.
  *
- * Not modelled (said here so lessons can say it): the two L2 partitions
- * of Hopper (far hits cost ~500 cycles), the L1 data path width for wide
- * accesses beyond one line per cycle, DRAM row buffers and read/write
- * turnaround (folded into dram_efficiency), partial-sector stores (a store
- * writes whole sectors in L2).
+ * Not modelled (said here so lessons can say it): the L1 data path width
+ * for wide accesses beyond one line per cycle, DRAM row buffers and
+ * read/write turnaround (folded into dram_efficiency), partial-sector
+ * stores (a store writes whole sectors in L2). The two L2 partitions of
+ * Ampere/Hopper are an option (l2_partitions, below) that every preset
+ * leaves off (arch/CALIBRATION.md "Near/far L2 partitions").
  */
 #ifndef SIMT_MEMSYS_H
 #define SIMT_MEMSYS_H
@@ -101,6 +102,8 @@ typedef struct memsys_cfg {
     uint32_t lat_l1;            /* global load, L1 hit (end to end)          */
     uint32_t lat_l2;            /* global load, L2 hit (end to end)          */
     uint32_t lat_dram;          /* global load, DRAM (end to end)            */
+    uint32_t lat_l2_far;        /* global load, hit in the far L2 partition  */
+    uint32_t l2_partitions;     /* 1 or 2 (0 is read as 1)                   */
     uint32_t smem_banks;        /* banks of 4 bytes (32), <= LSU_MAX_BANKS    */
     uint32_t l1_bytes, l1_assoc;/* per SM                                    */
     uint32_t l2_bytes, l2_assoc;/* whole chip                                */
@@ -178,7 +181,9 @@ typedef struct memsys {
     memsys_cfg_t cfg;           /* copy of the configuration                 */
     memsys_sm_t *sm;            /* cfg.sms entries; owned                    */
     uint64_t *mshr_pool;        /* all SMs' MSHR heaps; owned                */
-    cache_t l2;                 /* the shared L2 tags                        */
+    cache_t l2;                 /* the shared L2 tags (partition 0 of 2)     */
+    cache_t l2b;                /* partition 1's tags (l2_partitions = 2)    */
+    uint32_t parts;             /* L2 partitions: 1 or 2                     */
     uint32_t l2_slices;         /* slices actually used (cfg or derived)     */
     uint32_t slice_shift;       /* bits in a slice number, for the hash      */
     uint64_t *slice_free;       /* per slice: tick it takes the next sector; owned */
@@ -192,6 +197,16 @@ typedef struct memsys {
     meter_t *meter_lsu;         /* optional: the SMs' load/store data pipes
                                    (L1 and shared memory), summed over SMs   */
 } memsys_t;
+
+/* L2 partitions (l2_partitions = 2, as the A100 and H100 whitepapers
+ * describe them): each half of the L2 holds the lines homed on its half of
+ * the slices and caches copies of far-homed lines its SMs read (SM i is on
+ * side i % 2). A load from SM i first looks in its own half: a hit costs
+ * lat_l2; sectors it misses go on to the home half: a hit there costs
+ * lat_l2_far and leaves a clean copy in the near half; a miss there goes to
+ * DRAM (lat_dram) and fills both. Stores and bulk copies write the home
+ * half (a near copy is not updated: the data is functional, only its
+ * timing would differ). Each half has l2_bytes / 2. */
 
 /* Fill c from a GPU description: copies the memory fields and sets the
  * model's own choices (dram_efficiency 0.92, 16 DRAM channels interleaved

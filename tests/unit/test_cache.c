@@ -331,11 +331,50 @@ static void test_fill_and_preload(void **state)
     cache_free(&c);
 }
 
+
+static int reject_all(void *user, uint32_t line_addr)
+{
+    (void)user;
+    (void)line_addr;
+    return 0;
+}
+
+static int only_this(void *user, uint32_t line_addr)
+{
+    return line_addr == *(const uint32_t *)user;
+}
+
+/* cache_lookup_if: a full set with no acceptable victim allocates nothing;
+ * with one, that line goes (not the LRU one). One set of 2 ways. */
+static void test_lookup_if(void **state)
+{
+    (void)state;
+    simt_err_t err;
+    cache_t c;
+    cache_info_t info;
+    uint32_t miss, keep = 128;
+    assert_int_equal(cache_init(&c, "one", 256, 2, 128, 32, CACHE_WRITE_BACK, &err), 0);
+    cache_lookup(&c, 0, 1u, 0, NULL, NULL);
+    cache_lookup(&c, 128, 1u, 0, NULL, NULL);
+    assert_int_equal(cache_lookup_if(&c, 256, 1u, &miss, &info, reject_all, NULL), 0);
+    assert_int_equal(miss, 1u);
+    assert_int_equal(info.slot, -1);
+    assert_int_equal(cache_probe(&c, 0, 1u) + cache_probe(&c, 128, 1u), 2);
+    /* line 0 is the LRU one, but only line 128 may go */
+    cache_lookup_if(&c, 256, 1u, &miss, &info, only_this, &keep);
+    assert_int_equal(info.evicted, 1);
+    assert_int_equal(info.victim_addr, 128);
+    assert_int_equal(cache_probe(&c, 0, 1u), 1);
+    assert_int_equal(cache_probe(&c, 256, 1u), 1);
+    cache_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_miss_then_hit),
         cmocka_unit_test(test_hashed_sets),
+        cmocka_unit_test(test_lookup_if),
         cmocka_unit_test(test_fill_and_preload),
         cmocka_unit_test(test_sectors_fill_separately),
         cmocka_unit_test(test_lru_eviction_order),

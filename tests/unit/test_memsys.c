@@ -618,6 +618,52 @@ static void test_warm_l2(void **state)
     memsys_free(&ms);
 }
 
+/* Two L2 partitions: SMs 0 and 2 are on side 0, SM 1 on side 1; line
+ * BASE + 128 is homed on side 1 (slice 1 of 2). lat_l2 50, far 80. */
+static void test_l2_partitions(void **state)
+{
+    (void)state;
+    memsys_t ms;
+    memsys_cfg_t c = edu_cfg();
+    memsys_result_t res;
+    c.sms = 4;
+    c.l2_partitions = 2;
+    c.lat_l2_far = 80;
+    init_ok(&ms, &c);
+    assert_int_equal(ms.parts, 2);
+    memsys_req_t a = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 128, 0);
+    /* side 0 reads a side-1 line: near miss, home miss, DRAM (1 burst) */
+    assert_int_equal(memsys_access(&ms, 0, 0, &a, &res), 0 + 1 + 100);
+    assert_int_equal(res.l2_misses, 1);
+    assert_int_equal(res.l2_hits, 0);
+    assert_int_equal(res.dram_bytes, 32);
+    /* its home side hits at lat_l2 */
+    assert_int_equal(memsys_access(&ms, 1, 200, &a, &res), 200 + 1 + 50);
+    assert_int_equal(res.l2_hits, 1);
+    /* another side-0 SM finds the near copy: lat_l2 */
+    assert_int_equal(memsys_access(&ms, 2, 300, &a, &res), 300 + 1 + 50);
+    assert_int_equal(res.l2_hits, 1);
+    assert_int_equal(res.dram_bytes, 0);
+    /* a side-1 line first read by side 1, then by side 0: a far hit */
+    memsys_req_t b = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 128 + 32, 0);
+    memsys_access(&ms, 1, 400, &b, &res);
+    assert_int_equal(memsys_access(&ms, 0, 600, &b, &res), 600 + 1 + 80);
+    assert_int_equal(res.l2_hits, 1);
+    assert_int_equal(res.l2_misses, 0);
+    /* then the copy is near for side 0 */
+    assert_int_equal(memsys_access(&ms, 2, 700, &b, &res), 700 + 1 + 50);
+    /* a side-0 line read by side 0: home, lat_l2, no copy business */
+    memsys_req_t h = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 4096, 0);
+    memsys_access(&ms, 0, 800, &h, &res);
+    assert_int_equal(memsys_access(&ms, 2, 1000, &h, &res), 1000 + 1 + 50);
+    /* stores go to the home half, and the write-back finds them there */
+    memsys_req_t st = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + 8192, 4);
+    memsys_access(&ms, 0, 1100, &st, &res);
+    uint64_t done;
+    assert_int_equal(memsys_writeback_all(&ms, 2000, &done), 128);
+    memsys_free(&ms);
+}
+
 static void test_cfg_from_desc_and_errors(void **state)
 {
     (void)state;
@@ -693,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_dram_fetch_block),
         cmocka_unit_test(test_writeback_timed),
         cmocka_unit_test(test_warm_l2),
+        cmocka_unit_test(test_l2_partitions),
         cmocka_unit_test(test_cfg_from_desc_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
