@@ -77,6 +77,11 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
+  dram_fetch_bytes = 64,        -- an L2 miss fetches the aligned 64 B (2 sectors) from DRAM on
+                                -- Ampere and Hopper (issue 15; CUDA's cudaLimitMaxL2FetchGranularity
+                                -- hint, 0-128 B); arch/CALIBRATION.md "Strided reads"
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 5120,      -- [paper] 7,219 GB/s at 1,410 MHz: Table 3 of
                                 -- doi:10.1016/j.ultsonch.2023.106546; agrees with the A100
                                 -- whitepaper's "2.3x V100 L2 read bandwidth"

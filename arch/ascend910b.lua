@@ -82,6 +82,9 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- estimate
   sector_bytes = 32,            -- estimate
+  dram_fetch_bytes = 32,        -- estimate: one request per sector
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 4096,      -- estimate: ~7 TB/s at 1.8 GHz
   dram_gbps = 1600,             -- [spec] ~1,600 GB/s HBM2e (est.)
   max_mem_inflight = 768,       -- estimate, Little's law: 1,600 GB/s x 609 / 1.8 GHz =

@@ -63,6 +63,9 @@ return {
   l2_assoc = 8,
   line_bytes = 128,
   sector_bytes = 32,
+  dram_fetch_bytes = 32,        -- a miss fetches just its sector (the simple model lessons teach)
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 64,       -- 64 GB/s at 1 GHz
   dram_gbps = 32,              -- 32 bytes per cycle: one sector per cycle
   max_mem_inflight = 16,

@@ -86,6 +86,11 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
+  dram_fetch_bytes = 64,        -- an L2 miss fetches the aligned 64 B (2 sectors) from DRAM on
+                                -- Ampere and Hopper (issue 15; CUDA's cudaLimitMaxL2FetchGranularity
+                                -- hint, 0-128 B); arch/CALIBRATION.md "Strided reads"
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 5120,      -- [paper] as h200 (the same GH100 L2)
   dram_gbps = 3350,             -- [spec] 3,350 GB/s HBM3
   max_mem_inflight = 256,       -- estimate: as h200 (Little's law: 3,350 GB/s x 670 /

@@ -89,6 +89,11 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp] 128-byte cache lines
   sector_bytes = 32,            -- [wp] 32-byte sectors
+  dram_fetch_bytes = 64,        -- an L2 miss fetches the aligned 64 B (2 sectors) from DRAM on
+                                -- Ampere and Hopper (issue 15; CUDA's cudaLimitMaxL2FetchGranularity
+                                -- hint, 0-128 B); arch/CALIBRATION.md "Strided reads"
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 5120,      -- [paper] GH100 L2 8,986 GB/s at 1,755 MHz = 5,120 B/clk:
                                 -- Table 3 of doi:10.1016/j.ultsonch.2023.106546 (PMC10448217);
                                 -- a derived figure, not in our measurements (10.1 TB/s at

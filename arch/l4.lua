@@ -76,6 +76,9 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
+  dram_fetch_bytes = 32,        -- estimate: sector fetches (Ada not sourced; see CALIBRATION.md)
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 1024,      -- estimate: ~2 TB/s at 2.04 GHz (large L2, narrow DRAM)
   dram_gbps = 300,              -- [spec] 300 GB/s GDDR6
   max_mem_inflight = 64,        -- estimate, Little's law: 300 GB/s x 759 / 2.04 GHz =

@@ -91,6 +91,9 @@ return {
   l2_assoc = 16,                -- [wp] 16-way
   line_bytes = 128,             -- [wp] 128-byte L2 lines
   sector_bytes = 32,            -- estimate: 32-byte requests, as NVIDIA
+  dram_fetch_bytes = 32,        -- estimate: one request per sector
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 16384,     -- [wp] 2 KB per clock per XCD x 8 XCDs
   dram_gbps = 5300,             -- [spec] 5,300 GB/s HBM3
   max_mem_inflight = 192,       -- estimate, Little's law: 5,300 GB/s x 850 / 2.1 GHz =

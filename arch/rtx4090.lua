@@ -75,6 +75,9 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
+  dram_fetch_bytes = 32,        -- estimate: sector fetches (Ada not sourced; see CALIBRATION.md)
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 2048,      -- estimate: ~5 TB/s at 2.52 GHz (about 5 x DRAM: Ada
                                 -- leans on its large L2)
   dram_gbps = 1008,             -- [spec] 1,008 GB/s GDDR6X

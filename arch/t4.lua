@@ -75,6 +75,9 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp]
   sector_bytes = 32,            -- [wp]
+  dram_fetch_bytes = 32,        -- 32 B: sector fetches, as Volta (Jia et al. 2019, arXiv 1903.07486, Turing)
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 512,       -- estimate: about 2.5 x DRAM bandwidth
   dram_gbps = 320,              -- [spec] 320 GB/s GDDR6
   max_mem_inflight = 64,        -- estimate, Little's law: 320 GB/s x 592 / 1.59 GHz =

@@ -78,6 +78,9 @@ return {
   l2_assoc = 16,                -- estimate
   line_bytes = 128,             -- [wp] 128-byte lines
   sector_bytes = 32,            -- [wp] 32-byte sectors
+  dram_fetch_bytes = 32,        -- 32 B: Volta's L2 fetches the sectors asked for (Jia et al. 2018, arXiv 1804.06826)
+  l2_partitions = 1,            -- one L2 partition modelled (arch/CALIBRATION.md "Near/far L2 partitions")
+  lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 2048,      -- [paper] 3,133 GB/s at 1,530 MHz: Table 3 of
                                 -- doi:10.1016/j.ultsonch.2023.106546
   dram_gbps = 900,              -- [spec] 900 GB/s HBM2

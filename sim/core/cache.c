@@ -71,9 +71,22 @@ static uint32_t sectors_per_line(const cache_t *c)
     return c->spl;
 }
 
+void cache_set_hashing(cache_t *c, int on)
+{
+    uint32_t b = 1;
+    while ((1u << b) < c->nsets && b < 31)
+        b++;
+    c->set_bits = (uint8_t)b;
+    c->hashed = on ? 1 : 0;
+}
+
 /* First line index of tag's set. */
 static uint32_t set_base(const cache_t *c, uint32_t tag)
 {
+    if (c->hashed) {
+        uint32_t b = c->set_bits;
+        tag ^= (tag >> b) ^ (tag >> (2 * b));
+    }
     uint32_t set = c->sets_pow2 ? tag & (c->nsets - 1u) : tag % c->nsets;
     return set * c->assoc;
 }
@@ -104,6 +117,36 @@ static int32_t victim(const cache_t *c, uint32_t tag)
             best = base + w;
     }
     return (int32_t)best;
+}
+
+/* Way to replace when only lines may_evict accepts may go: the first
+ * invalid way, else the least recently used acceptable one, else -1. */
+static int32_t victim_if(const cache_t *c, uint32_t tag, cache_evict_fn may_evict, void *user)
+{
+    uint32_t base = set_base(c, tag);
+    int32_t best = -1;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        const cache_line_t *l = &c->lines[base + w];
+        if (!l->valid)
+            return (int32_t)(base + w);
+        if (may_evict(user, l->tag * c->line_bytes) &&
+            (best < 0 || l->last_use < c->lines[best].last_use))
+            best = (int32_t)(base + w);
+    }
+    return best;
+}
+
+uint32_t cache_lookup_if(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
+                         uint32_t *miss_sectors, cache_info_t *info,
+                         cache_evict_fn may_evict, void *user)
+{
+    uint32_t r;
+    c->may_evict = may_evict;
+    c->evict_user = user;
+    r = cache_lookup(c, line_addr, sector_mask, 0, miss_sectors, info);
+    c->may_evict = NULL;
+    c->evict_user = NULL;
+    return r;
 }
 
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
@@ -153,8 +196,12 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     }
 
     int allocate = !is_store || c->policy == CACHE_WRITE_BACK;
+    int fresh = 0;
     if (slot < 0 && allocate && miss) {
-        slot = victim(c, tag);
+        slot = c->may_evict ? victim_if(c, tag, c->may_evict, c->evict_user) : victim(c, tag);
+        fresh = slot >= 0;   /* -1: no way may go, nothing is allocated */
+    }
+    if (fresh) {
         uint32_t set = (uint32_t)slot / c->assoc;
         if (!c->is_touched[set]) {
             c->is_touched[set] = 1;
@@ -220,6 +267,46 @@ uint64_t cache_clean(cache_t *c)
         }
     }
     return sectors;
+}
+
+uint64_t cache_clean_each(cache_t *c, void (*fn)(void *user, uint32_t line_addr, uint32_t dirty),
+                          void *user)
+{
+    uint64_t sectors = 0;
+    for (uint32_t t = 0; t < c->ntouched; t++) {
+        cache_line_t *l = &c->lines[(size_t)c->touched[t] * c->assoc];
+        for (uint32_t w = 0; w < c->assoc; w++) {
+            if (!l[w].dirty)
+                continue;
+            sectors += bits_popcount8(l[w].dirty);
+            fn(user, l[w].tag * c->line_bytes, l[w].dirty);
+            l[w].dirty = 0;
+        }
+    }
+    return sectors;
+}
+
+void cache_fill(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready)
+{
+    if (slot < 0)
+        return;
+    cache_line_t *l = &c->lines[slot];
+    uint32_t add = sector_mask & ~(uint32_t)l->valid & ((1u << c->spl) - 1u);
+    l->valid |= (uint8_t)add;
+    for (uint32_t m = add; m; m &= m - 1u)
+        c->ready[(size_t)slot * c->spl + bits_lowest64(m)] = ready;
+}
+
+void cache_preload(cache_t *c, uint32_t line_addr, uint32_t sector_mask, cache_info_t *info)
+{
+    cache_stats_t saved = c->st;
+    cache_info_t inf;
+    uint32_t miss = 0;
+    /* a load lookup allocates and marks the missing sectors valid, ready 0 */
+    cache_lookup(c, line_addr, sector_mask, 0, &miss, &inf);
+    c->st = saved;
+    if (info)
+        *info = inf;
 }
 
 void cache_flush(cache_t *c)

@@ -8,7 +8,8 @@
  * Geometry: lines of line_bytes (128), each split into sectors of
  * sector_bytes (32); a line is allocated as a whole (one tag) but each
  * sector is filled on its own, so a miss fetches only the sectors asked
- * for. Set of a line = (line_addr / line_bytes) % nsets. Replacement: the
+ * for. Set of a line = (line_addr / line_bytes) % nsets, or of a hash of
+ * it (cache_set_hashing). Replacement: the
  * least recently used line of the set (an invalid way is always taken
  * first, lowest way number first), so results are fully deterministic.
  *
@@ -80,6 +81,8 @@ typedef struct cache {
     uint32_t spl;                  /* sectors per line                     */
     uint32_t line_shift;           /* log2(line_bytes)                     */
     uint8_t sets_pow2;             /* nsets is a power of two: set = tag & (nsets - 1) */
+    uint8_t hashed;                /* 1: set of a hashed tag (cache_set_hashing) */
+    uint8_t set_bits;              /* bits of a set number, for the hash    */
     cache_line_t *lines;           /* nsets * assoc, set-major; owned      */
     uint64_t *ready;               /* nsets * assoc * sectors ready times  */
     uint64_t use_clock;            /* bumped on every lookup, for LRU      */
@@ -91,7 +94,12 @@ typedef struct cache {
     uint32_t ntouched;
     uint8_t *is_touched;           /* nsets flags: set is in touched[]; owned */
     cache_stats_t st;              /* counters since init; caller may zero  */
+    int (*may_evict)(void *user, uint32_t line_addr);  /* set only inside cache_lookup_if */
+    void *evict_user;
 } cache_t;
+
+/* Which lines a lookup may evict (cache_lookup_if): 1 = may go. */
+typedef int (*cache_evict_fn)(void *user, uint32_t line_addr);
 
 /* Build an empty cache of `bytes` capacity (rounded down to whole sets;
  * at least one set). Fails with SIMT_E_USAGE naming the bad size (line or
@@ -103,6 +111,14 @@ int cache_init(cache_t *c, const char *name, uint32_t bytes, uint32_t assoc,
                cache_policy_t policy, simt_err_t *err);
 void cache_free(cache_t *c);
 
+/* Index sets by a hash of the line number instead of its low bits: the
+ * tag XOR-folded with its next two set-sized bit fields, then reduced as
+ * before (mask or modulo). Power-of-two strides that would pile into a few
+ * sets are spread over all of them (the L2 of NVIDIA GPUs since Volta is
+ * modelled so in Accel-Sim, arch/CALIBRATION.md). Call on an empty cache
+ * (right after cache_init). */
+void cache_set_hashing(cache_t *c, int on);
+
 /* Look up the sectors in sector_mask of the line at line_addr (any address
  * inside the line works). Returns the mask of those sectors that were
  * present (hits); *miss_sectors (may be NULL) gets the rest. Updates LRU
@@ -112,6 +128,14 @@ void cache_free(cache_t *c);
  * ready time and any eviction. Counts hits and misses in c->st. */
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info);
+
+/* A load lookup (cache_lookup with is_store 0) that may evict only lines
+ * may_evict(user, line_addr) accepts (an invalid way is always taken); when
+ * none may go the line is not allocated (info->slot = -1, every sector
+ * missed). For a cache whose copies must not push out its own lines. */
+uint32_t cache_lookup_if(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
+                         uint32_t *miss_sectors, cache_info_t *info,
+                         cache_evict_fn may_evict, void *user);
 
 /* Record that the sectors in sector_mask of the line in slot (from
  * cache_info_t) get their data at time `ready`. Inline: the memory system
@@ -141,6 +165,29 @@ int cache_probe(const cache_t *c, uint32_t line_addr, uint32_t sector_mask);
 /* Write back every dirty sector: clear the dirty bits (lines stay valid)
  * and return how many sectors were dirty. */
 uint64_t cache_clean(cache_t *c);
+
+/* cache_clean that also calls fn(user, line_addr, dirty_mask) for every
+ * line with dirty sectors, in set order (deterministic). */
+uint64_t cache_clean_each(cache_t *c, void (*fn)(void *user, uint32_t line_addr, uint32_t dirty),
+                          void *user);
+
+/* Valid sectors of the line in slot (from cache_info_t; 0 for slot < 0). */
+static inline uint32_t cache_valid(const cache_t *c, int32_t slot)
+{
+    return slot < 0 ? 0u : c->lines[slot].valid;
+}
+
+/* Make the sectors in sector_mask of the line in slot valid and clean,
+ * their data arriving at `ready` (a fill the caller fetched without a
+ * lookup asking for it: a DRAM fetch block wider than a sector). Sectors
+ * already valid are left alone. No counters change. */
+void cache_fill(cache_t *c, int32_t slot, uint32_t sector_mask, uint64_t ready);
+
+/* Bring the sectors in sector_mask of line_addr into the cache as clean,
+ * ready data (allocating the line, LRU as a lookup) without counting a
+ * hit or a miss; a dirty victim is reported in *info as by cache_lookup.
+ * Used to start a launch with data already cached (warm tensors). */
+void cache_preload(cache_t *c, uint32_t line_addr, uint32_t sector_mask, cache_info_t *info);
 
 /* Invalidate every line (dirty data is dropped, not written back). */
 void cache_flush(cache_t *c);

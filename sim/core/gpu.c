@@ -260,6 +260,9 @@ void gpu_desc_default(gpu_desc_t *d)
     d->l2_assoc = 8;
     d->line_bytes = 128;
     d->sector_bytes = 32;
+    d->dram_fetch_bytes = 32;   /* = sector_bytes (0 also means that) */
+    d->l2_partitions = 1;
+    d->lat_l2_far = 0;          /* unused with one partition */
     d->l2_bytes_per_clk = 64.0;
     d->dram_gbps = 32.0;
     d->max_mem_inflight = 16;
@@ -330,6 +333,10 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("l2_bytes", d->l2_bytes, 1024, 1u << 30, err) ||
         check_u("line_bytes", d->line_bytes, 32, 1024, err) ||
         check_u("sector_bytes", d->sector_bytes, 4, d->line_bytes, err) ||
+        check_u("l2_partitions", d->l2_partitions, 1, 2, err) ||
+        check_u("lat_l2_far", d->lat_l2_far, 0, 100000, err) ||
+        (d->dram_fetch_bytes &&
+         check_u("dram_fetch_bytes", d->dram_fetch_bytes, d->sector_bytes, d->line_bytes, err)) ||
         check_f("l2_bytes_per_clk", d->l2_bytes_per_clk, 1.0, 1e6, err) ||
         check_f("dram_gbps", d->dram_gbps, 0.1, 1e6, err) ||
         check_u("max_mem_inflight", d->max_mem_inflight, 1, 65536, err) ||
@@ -360,6 +367,9 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
     if (!is_pow2(d->line_bytes) || !is_pow2(d->sector_bytes))
         return simt_errf(err, SIMT_E_USAGE, "GPU fields 'line_bytes' (%" PRIu32 ") and 'sector_bytes' (%" PRIu32
                          ") must be powers of two", d->line_bytes, d->sector_bytes);
+    if (d->dram_fetch_bytes && !is_pow2(d->dram_fetch_bytes))
+        return simt_errf(err, SIMT_E_USAGE, "GPU field 'dram_fetch_bytes' (%" PRIu32 ") must be a power of two "
+                         "(or 0: the sector size)", d->dram_fetch_bytes);
     if (d->l1_bytes % (d->line_bytes * d->l1_assoc) || d->l2_bytes % (d->line_bytes * d->l2_assoc))
         return simt_errf(err, SIMT_E_USAGE, "GPU cache sizes must be multiples of line_bytes x assoc "
                          "(l1_bytes %" PRIu32 ", l2_bytes %" PRIu32 ")", d->l1_bytes, d->l2_bytes);
@@ -743,6 +753,8 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
         sm_init(&r->sms[i], i, l, slots, r->sm_state + sm_bytes * i);
     r->g = g;
     memsys_reset(&g->memsys, !in->warm_caches);
+    for (uint32_t i = 0; i < in->nwarm; i++)   /* tensors a warm-up left in L2 */
+        memsys_warm(&g->memsys, in->warm[i].addr, in->warm[i].bytes);
     r->nsm = nsm;
     r->waiting = r->nblocks;
     r->nclusters = r->nblocks / l->cluster_size;   /* in a cluster launch next_block counts clusters */
@@ -872,8 +884,12 @@ static int finish_run(gpu_run_t *r, simt_err_t *err)
     if (r->waiting)   /* a dispatcher bug, not the kernel's: say so rather than report a short run */
         return simt_errf(err, SIMT_E_LAUNCH, "internal error: %" PRIu64 " blocks of kernel '%s' were never placed",
                          r->waiting, r->l.prog->name);
+    uint64_t wb_done;
     st->cycles = r->l.last_activity;
-    st->dram_bytes += memsys_writeback_all(&r->g->memsys);  /* what the kernel left dirty in L2 */
+    /* what the kernel left dirty in L2; the launch ends when it is written */
+    st->dram_bytes += memsys_writeback_all(&r->g->memsys, st->cycles, &wb_done);
+    if (wb_done > st->cycles)
+        st->cycles = wb_done;
     for (uint32_t i = 0; i < r->nsm; i++)
         sm_finish(&r->sms[i], &r->l, st->cycles);
     st->stalls[STALL_IDLE] += st->cycles * d->schedulers_per_sm * (d->sms - r->nsm);

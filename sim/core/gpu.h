@@ -85,12 +85,19 @@ typedef struct gpu_desc {
     uint32_t lat_tensor;           /* wmma.mma issue to result (D) ready     */
     uint32_t lat_smem;             /* shared memory load                     */
     uint32_t lat_l1, lat_l2, lat_dram;  /* global load hit latencies         */
+    uint32_t lat_l2_far;           /* L2 hit in the far partition (end to end;
+                                      used when l2_partitions = 2)           */
     /* memory hierarchy */
     uint32_t smem_banks;           /* 32 banks of 4 bytes                    */
     uint32_t l1_bytes, l1_assoc;   /* per SM                                 */
     uint32_t l2_bytes, l2_assoc;   /* whole chip                             */
     uint32_t line_bytes;           /* cache line (128)                       */
     uint32_t sector_bytes;         /* cache sector / DRAM burst (32)         */
+    uint32_t dram_fetch_bytes;     /* bytes an L2 load miss fetches from DRAM:
+                                      the aligned block around the sector
+                                      (64 on Ampere/Hopper); 0 = sector_bytes */
+    uint32_t l2_partitions;        /* 1, or 2: halves that each cache data for
+                                      the SMs attached to them (memsys.h)    */
     double l2_bytes_per_clk;       /* L2 bandwidth, whole chip               */
     double dram_gbps;              /* DRAM bandwidth, GB/s (1e9 bytes/s)     */
     uint32_t max_mem_inflight;     /* outstanding memory requests per SM     */
@@ -286,6 +293,12 @@ double gpu_run_take_bytes(const gpu_run_t *r, gpu_level_t lv, uint64_t until_cyc
 #define GPU_MAX_CYCLES_LIMIT        (1ull << 39)
 #define GPU_MAX_CLUSTER             ISA_MAX_CLUSTER  /* CTAs per cluster (isa.h) */
 
+/* A range of device memory [addr, addr + bytes). */
+typedef struct gpu_range {
+    uint32_t addr;
+    uint32_t bytes;
+} gpu_range_t;
+
 /* A launch: grid and block shape plus safety limits. */
 typedef struct gpu_launch {
     uint32_t grid[3];              /* blocks in x, y, z (0 is read as 1)      */
@@ -298,6 +311,10 @@ typedef struct gpu_launch {
                                       0 = GPU_DEFAULT_MAX_WARP_INSTRS        */
     int warm_caches;               /* 1: keep L1/L2 contents from the last
                                       launch; 0 (default): start cold        */
+    const gpu_range_t *warm;       /* optional: device ranges put into L2,
+                                      clean, before the launch (memsys_warm),
+                                      in order; not owned                    */
+    uint32_t nwarm;                /* entries of warm                        */
     gpu_observer_fn observe;       /* optional: called at events (above)     */
     void *observe_user;            /* its first argument                     */
     uint64_t sample_every;         /* cycles between GPU_EV_SAMPLE; 0: none  */

@@ -20,6 +20,8 @@ void memsys_cfg_from_desc(memsys_cfg_t *c, const gpu_desc_t *d)
     c->lat_l1 = d->lat_l1;
     c->lat_l2 = d->lat_l2;
     c->lat_dram = d->lat_dram;
+    c->lat_l2_far = d->lat_l2_far;
+    c->l2_partitions = d->l2_partitions;
     c->smem_banks = d->smem_banks;
     c->l1_bytes = d->l1_bytes;
     c->l1_assoc = d->l1_assoc;
@@ -27,6 +29,7 @@ void memsys_cfg_from_desc(memsys_cfg_t *c, const gpu_desc_t *d)
     c->l2_assoc = d->l2_assoc;
     c->line_bytes = d->line_bytes;
     c->sector_bytes = d->sector_bytes;
+    c->dram_fetch_bytes = d->dram_fetch_bytes ? d->dram_fetch_bytes : d->sector_bytes;
     c->l2_bytes_per_clk = d->l2_bytes_per_clk;
     c->l2_slices = 0;
     c->dram_gbps = d->dram_gbps;
@@ -67,6 +70,13 @@ static int validate(const memsys_cfg_t *c, simt_err_t *err)
         return simt_errf(err, SIMT_E_USAGE,
                          "memsys: sector_bytes (%u) must be >= 4 and line_bytes (%u) <= 65536",
                          c->sector_bytes, c->line_bytes);
+    if (c->dram_fetch_bytes != 0 &&
+        (c->dram_fetch_bytes < c->sector_bytes || c->dram_fetch_bytes > c->line_bytes ||
+         (c->dram_fetch_bytes & (c->dram_fetch_bytes - 1))))
+        return simt_errf(err, SIMT_E_USAGE,
+                         "memsys: dram_fetch_bytes (%u) must be a power of two from sector_bytes (%u) "
+                         "to line_bytes (%u), or 0",
+                         c->dram_fetch_bytes, c->sector_bytes, c->line_bytes);
     /* Cache and DRAM geometry are checked by cache_init and dram_init. */
     return 0;
 }
@@ -94,6 +104,7 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
     }
     ms->slice_shift = bits_for(ms->l2_slices);
     ms->spl = cfg->line_bytes / cfg->sector_bytes;   /* powers of two: cache_init checks */
+    ms->spf = cfg->dram_fetch_bytes ? cfg->dram_fetch_bytes / cfg->sector_bytes : 1;
     while (ms->line_shift < 31 && (1u << ms->line_shift) < cfg->line_bytes)
         ms->line_shift++;
     double per_slice = cfg->l2_bytes_per_clk / ms->l2_slices;
@@ -115,9 +126,17 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
         if (cache_init(&ms->sm[i].l1, "L1", cfg->l1_bytes, cfg->l1_assoc, cfg->line_bytes,
                        cfg->sector_bytes, CACHE_WRITE_THROUGH, err) != 0)
             goto fail;
-    if (cache_init(&ms->l2, "L2", cfg->l2_bytes, cfg->l2_assoc, cfg->line_bytes,
+    ms->parts = cfg->l2_partitions == 2 && ms->l2_slices >= 2 ? 2 : 1;
+    if (cache_init(&ms->l2, "L2", cfg->l2_bytes / ms->parts, cfg->l2_assoc, cfg->line_bytes,
                    cfg->sector_bytes, CACHE_WRITE_BACK, err) != 0)
         goto fail;
+    cache_set_hashing(&ms->l2, 1);   /* hashed L2 sets, linear L1 sets (memsys.h) */
+    if (ms->parts == 2) {
+        if (cache_init(&ms->l2b, "L2", cfg->l2_bytes / 2, cfg->l2_assoc, cfg->line_bytes,
+                       cfg->sector_bytes, CACHE_WRITE_BACK, err) != 0)
+            goto fail;
+        cache_set_hashing(&ms->l2b, 1);
+    }
 
     dram_cfg_t dc;
     dc.channels = cfg->dram_channels;
@@ -141,6 +160,7 @@ void memsys_free(memsys_t *ms)
         for (uint32_t i = 0; i < ms->cfg.sms; i++)
             cache_free(&ms->sm[i].l1);   /* safe on a zeroed cache_t */
     cache_free(&ms->l2);
+    cache_free(&ms->l2b);
     dram_free(&ms->dram);
     free(ms->sm);
     free(ms->mshr_pool);
@@ -167,11 +187,14 @@ void memsys_reset(memsys_t *ms, int flush_caches)
     memset(ms->mshr_pool, 0,
            (size_t)ms->cfg.sms * ms->cfg.max_mem_inflight * sizeof *ms->mshr_pool);
     memset(ms->slice_free, 0, ms->l2_slices * sizeof *ms->slice_free);
-    if (flush_caches)
-        cache_flush(&ms->l2);
-    else
-        cache_clear_times(&ms->l2);
-    memset(&ms->l2.st, 0, sizeof ms->l2.st);
+    for (uint32_t p = 0; p < ms->parts; p++) {
+        cache_t *c = p ? &ms->l2b : &ms->l2;
+        if (flush_caches)
+            cache_flush(c);
+        else
+            cache_clear_times(c);
+        memset(&c->st, 0, sizeof c->st);
+    }
     dram_reset(&ms->dram);
 }
 
@@ -241,21 +264,28 @@ static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint64_t now,
     return latest;
 }
 
-/* The sectors in `sectors` of one line at the L2, arriving at tick `now`;
- * the line's slice takes them one after another, lowest first. One tag
+/* The sectors in `sectors` of one line at its home L2 tags c (the whole
+ * L2, or its partition), arriving at tick `now`; slice `slice` takes them
+ * one after another, lowest first, and a hit is ready lat_hit cycles after
+ * its slot (lat_l2, or lat_l2_far across partitions). One tag
  * lookup serves them all: it has the outcome of one lookup per sector in
  * that order (only the first can allocate the line and evict another;
  * the rest find it), and it is the same LRU order. For a load ready[k]
  * gets the tick sector k's data reaches the SM, for a store the tick the
  * L2 accepted it. Returns the latest of those (0 for no sectors). */
-static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
-                        uint32_t line_addr, uint32_t sectors, int is_store,
-                        memsys_result_t *res, uint64_t ready[CACHE_MAX_SECTORS])
+static inline uint64_t l2_home(memsys_t *ms, cache_t *c, uint32_t slice, uint32_t lat_hit,
+                               memsys_stats_t *st, uint64_t now,
+                               uint32_t line_addr, uint32_t sectors, int is_store,
+                               memsys_result_t *res, uint64_t ready[CACHE_MAX_SECTORS])
 {
-    uint32_t slice = l2_slice(ms, line_addr);
     uint64_t latest = 0;
     cache_info_t info;
-    uint32_t hit = cache_lookup(&ms->l2, line_addr, sectors, is_store, NULL, &info);
+    uint32_t miss;
+    uint32_t hit = cache_lookup(c, line_addr, sectors, is_store, &miss, &info);
+    /* valid before this lookup (it made the missed sectors valid) */
+    uint32_t valid_before = cache_valid(c, info.slot) & ~miss;
+    uint32_t fetched = 0;   /* fetch blocks already asked of DRAM here */
+    uint64_t block_ready[CACHE_MAX_SECTORS];
 
     for (uint32_t m = sectors; m; m &= m - 1u) {
         uint32_t k = bits_lowest64(m);
@@ -276,15 +306,32 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
         if (is_store) {
             r = max_u64(start, wb_start);
         } else if (hit >> k & 1u) {
-            r = max_u64(start + ms->l2_sector_ticks + (uint64_t)ms->cfg.lat_l2 * T,
-                        cache_sector_ready(&ms->l2, info.slot, k));
+            r = max_u64(start + ms->l2_sector_ticks + (uint64_t)lat_hit * T,
+                        cache_sector_ready(c, info.slot, k));
         } else {
-            /* Miss: one DRAM burst; the L2 sector is filled when it arrives. */
-            uint64_t sector_addr = (uint64_t)line_addr + (uint64_t)k * ms->cfg.sector_bytes;
-            r = dram_access(&ms->dram, start, sector_addr, ms->cfg.sector_bytes, 0, NULL);
-            cache_set_ready(&ms->l2, info.slot, 1u << k, r);
-            st->dram_read_bytes += ms->cfg.sector_bytes;
-            res->dram_bytes += ms->cfg.sector_bytes;
+            /* Miss: the L2 fetches the aligned block of spf sectors around
+             * sector k (dram_fetch_bytes) in one DRAM access, less the
+             * sectors of it it already holds; the other missed sectors of
+             * this lookup in the same block come with it, and the ones
+             * nobody asked for are filled clean. All are ready when the
+             * block arrives. */
+            uint32_t blk = k / ms->spf;
+            if (fetched >> blk & 1u) {
+                r = block_ready[blk];
+            } else {
+                uint32_t bmask = ((1u << ms->spf) - 1u) << (blk * ms->spf);
+                uint32_t want = bmask & ~valid_before;   /* absent: the missed ones and the rest */
+                uint32_t first = bits_lowest64(want);
+                uint32_t bytes = bits_popcount8(want) * ms->cfg.sector_bytes;
+                uint64_t addr = (uint64_t)line_addr + (uint64_t)first * ms->cfg.sector_bytes;
+                r = dram_access(&ms->dram, start, addr, bytes, 0, NULL);
+                cache_fill(c, info.slot, want & ~sectors, r);
+                fetched |= 1u << blk;
+                block_ready[blk] = r;
+                st->dram_read_bytes += bytes;
+                res->dram_bytes += bytes;
+            }
+            cache_set_ready(c, info.slot, 1u << k, r);
         }
         ready[k] = r;
         latest = max_u64(latest, r);
@@ -292,13 +339,85 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
     return latest;
 }
 
+typedef struct copy_filter {
+    const memsys_t *ms;
+    uint32_t part;              /* the half whose cache is looked in        */
+} copy_filter_t;
+
+/* Is the line a copy in half f->part, i.e. homed in the other half? */
+static int is_copy(void *user, uint32_t line_addr)
+{
+    const copy_filter_t *f = user;
+    uint32_t half = f->ms->l2_slices / 2;
+    uint32_t slice = l2_slice(f->ms, line_addr);
+    uint32_t home = slice / half < 2 ? slice / half : 1;
+    return home != f->part;
+}
+
+/* The L2 side of SM partition `part` (memsys.h "L2 partitions"): one
+ * partition, or the home half of the line (stores, near lines), or for a
+ * load of a far-homed line the near half's copy first: its hits cost
+ * lat_l2, its misses go on to the home half (lat_l2_far, or DRAM) and are
+ * copied into the near half. Arguments and result as l2_home. */
+static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
+                        uint32_t line_addr, uint32_t sectors, int is_store,
+                        memsys_result_t *res, uint64_t ready[CACHE_MAX_SECTORS], uint32_t part)
+{
+    uint32_t slice = l2_slice(ms, line_addr);
+    if (ms->parts == 1)
+        return l2_home(ms, &ms->l2, slice, ms->cfg.lat_l2, st, now, line_addr, sectors, is_store, res, ready);
+    uint32_t half = ms->l2_slices / 2;
+    uint32_t home = slice / half < 2 ? slice / half : 1;   /* odd slice counts: the last one is in half 1 */
+    cache_t *hc = home ? &ms->l2b : &ms->l2;
+    if (is_store || home == part)
+        return l2_home(ms, hc, slice, ms->cfg.lat_l2, st, now, line_addr, sectors, is_store, res, ready);
+
+    cache_t *nc = part ? &ms->l2b : &ms->l2;
+    uint32_t nslice = part * half + slice % half;
+    cache_info_t info;
+    uint32_t miss;
+    /* a copy may push out only other copies, never a line homed here */
+    copy_filter_t cf = { ms, part };
+    uint32_t hit = cache_lookup_if(nc, line_addr, sectors, &miss, &info, is_copy, &cf);
+    uint64_t latest = 0, cross = 0;
+    for (uint32_t m = sectors; m; m &= m - 1u) {
+        uint32_t k = bits_lowest64(m);
+        uint64_t start = max_u64(now, ms->slice_free[nslice]);
+        ms->slice_free[nslice] = start + ms->l2_sector_ticks;
+        if (ms->meter_l2)
+            meter_add(ms->meter_l2, start, ms->l2_sector_ticks);
+        if (m == sectors)
+            l2_writeback(ms, st, start, &info, res);   /* a dirty near line it evicted */
+        if (hit >> k & 1u) {
+            st->l2_hits++;
+            res->l2_hits++;
+            ready[k] = max_u64(start + ms->l2_sector_ticks + (uint64_t)ms->cfg.lat_l2 * T,
+                               cache_sector_ready(nc, info.slot, k));
+            latest = max_u64(latest, ready[k]);
+        } else if (!cross) {
+            cross = start;   /* the misses cross to the home half from here */
+        }
+    }
+    if (miss) {
+        uint64_t far[CACHE_MAX_SECTORS];
+        latest = max_u64(latest, l2_home(ms, hc, slice, ms->cfg.lat_l2_far, st, cross, line_addr, miss, 0,
+                                         res, far));
+        for (uint32_t m = miss; m; m &= m - 1u) {
+            uint32_t k = bits_lowest64(m);
+            ready[k] = far[k];
+            cache_set_ready(nc, info.slot, 1u << k, far[k]);   /* no-op when no copy was made */
+        }
+    }
+    return latest;
+}
+
 /* One sector s of a line at the L2 (l2_line for one sector). */
 static uint64_t l2_sector(memsys_t *ms, memsys_stats_t *st, uint64_t now,
                           uint32_t line_addr, uint32_t s, int is_store,
-                          memsys_result_t *res)
+                          memsys_result_t *res, uint32_t part)
 {
     uint64_t ready[CACHE_MAX_SECTORS];
-    return l2_line(ms, st, now, line_addr, 1u << s, is_store, res, ready);
+    return l2_line(ms, st, now, line_addr, 1u << s, is_store, res, ready, part);
 }
 
 /* A global load line looked up at tick t (the LSU slot). Returns the
@@ -328,7 +447,8 @@ static uint64_t global_load_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
         s->lsu_free = max_u64(s->lsu_free, tm + T);
     }
     uint64_t sector_ready[CACHE_MAX_SECTORS];
-    uint64_t line_ready = l2_line(ms, &s->st, tm, line->addr, miss, 0, res, sector_ready);
+    uint64_t line_ready = l2_line(ms, &s->st, tm, line->addr, miss, 0, res, sector_ready,
+                                  (uint32_t)(s - ms->sm) % ms->parts);
     for (uint32_t m = miss; m; m &= m - 1u) {
         uint32_t k = bits_lowest64(m);
         cache_set_ready(&s->l1, info.slot, 1u << k, sector_ready[k]);
@@ -345,7 +465,7 @@ static uint64_t global_store_line(memsys_t *ms, memsys_sm_t *s, uint64_t t,
 {
     uint64_t sector_accepted[CACHE_MAX_SECTORS];
     cache_lookup(&s->l1, line->addr, line->sectors, 1, NULL, NULL);
-    return max_u64(t, l2_line(ms, &s->st, t, line->addr, line->sectors, 1, res, sector_accepted));
+    return max_u64(t, l2_line(ms, &s->st, t, line->addr, line->sectors, 1, res, sector_accepted, 0));
 }
 
 uint64_t memsys_access(memsys_t *ms, uint32_t sm, uint64_t now,
@@ -450,7 +570,7 @@ static uint64_t bulk_transfer(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t 
             uint64_t addr = sec * sb;
             uint32_t line = (uint32_t)(addr & ~(uint64_t)(ms->cfg.line_bytes - 1));
             uint32_t k = (uint32_t)(addr - line) / sb;
-            done = max_u64(done, l2_sector(ms, &s->st, t, line, k, is_store, &res));
+            done = max_u64(done, l2_sector(ms, &s->st, t, line, k, is_store, &res, sm % ms->parts));
             t += per_sector;
             res.sectors++;
         }
@@ -529,7 +649,81 @@ void memsys_totals(const memsys_t *ms, memsys_stats_t *total)
         stats_add(total, &ms->sm[i].st);
 }
 
-uint64_t memsys_writeback_all(memsys_t *ms)
+/* One dirty line of the final write-back: its sectors' bursts, counted
+ * per DRAM channel (struct wb_acc). */
+typedef struct wb_acc {
+    memsys_t *ms;
+    uint64_t *ticks;            /* per channel: write-back ticks          */
+} wb_acc_t;
+
+static void wb_line(void *user, uint32_t line_addr, uint32_t dirty)
 {
-    return cache_clean(&ms->l2) * ms->cfg.sector_bytes;
+    wb_acc_t *a = user;
+    memsys_t *ms = a->ms;
+    if (ms->cfg.line_bytes <= ms->cfg.dram_interleave) {   /* the whole line on one channel */
+        a->ticks[dram_channel(&ms->dram, line_addr)] += bits_popcount8(dirty) * ms->dram.burst_ticks;
+        return;
+    }
+    for (uint32_t m = dirty; m; m &= m - 1u) {
+        uint64_t addr = (uint64_t)line_addr + (uint64_t)bits_lowest64(m) * ms->cfg.sector_bytes;
+        a->ticks[dram_channel(&ms->dram, addr)] += ms->dram.burst_ticks;
+    }
+}
+
+uint64_t memsys_writeback_all(memsys_t *ms, uint64_t end, uint64_t *done)
+{
+    uint32_t nch = ms->dram.cfg.channels;
+    uint64_t ticks[64];
+    uint64_t *t = nch <= 64 ? ticks : calloc(nch, sizeof *t);
+    uint64_t finish = end * T;
+    wb_acc_t acc = { ms, t };
+    uint64_t sectors;
+
+    if (!t) {   /* out of host memory: count the bytes, skip the timing */
+        if (done)
+            *done = end;
+        return (cache_clean(&ms->l2) + (ms->parts == 2 ? cache_clean(&ms->l2b) : 0)) * ms->cfg.sector_bytes;
+    }
+    memset(t, 0, nch * sizeof *t);
+    sectors = cache_clean_each(&ms->l2, wb_line, &acc);
+    if (ms->parts == 2)
+        sectors += cache_clean_each(&ms->l2b, wb_line, &acc);
+    /* Each channel writes its share in the time it was idle during the
+     * launch; what does not fit runs past the end (memsys.h). */
+    for (uint32_t ch = 0; ch < nch; ch++) {
+        if (!t[ch])
+            continue;
+        uint64_t busy = ms->dram.busy_ticks[ch];
+        uint64_t idle = end * T > busy ? end * T - busy : 0;
+        uint64_t over = t[ch] > idle ? t[ch] - idle : 0;
+        uint64_t f = max_u64(end * T, ms->dram.free_at[ch]) + over;
+        finish = max_u64(finish, f);
+        ms->dram.busy_ticks[ch] += t[ch];
+    }
+    ms->dram.st.write_bytes += sectors * ms->cfg.sector_bytes;
+    if (t != ticks)
+        free(t);
+    if (done)
+        *done = to_cycles(finish);
+    return sectors * ms->cfg.sector_bytes;
+}
+
+void memsys_warm(memsys_t *ms, uint32_t addr, uint32_t bytes)
+{
+    uint32_t lb = ms->cfg.line_bytes, sb = ms->cfg.sector_bytes;
+    if (bytes == 0)
+        return;
+    uint64_t a0 = addr, a1 = (uint64_t)addr + bytes;   /* [a0, a1) */
+    for (uint64_t line = a0 & ~(uint64_t)(lb - 1); line < a1; line += lb) {
+        uint64_t lo = line > a0 ? line : a0, hi = line + lb < a1 ? line + lb : a1;
+        uint32_t first = (uint32_t)((lo - line) / sb), last = (uint32_t)((hi - 1 - line) / sb);
+        uint32_t mask = ((1u << (last + 1)) - 1u) & ~((1u << first) - 1u);
+        cache_info_t info;
+        cache_t *c = &ms->l2;   /* the line's home half (memsys.h "L2 partitions") */
+        if (ms->parts == 2 && l2_slice(ms, (uint32_t)line) >= ms->l2_slices / 2)
+            c = &ms->l2b;
+        cache_preload(c, (uint32_t)line, mask, &info);
+        if (info.evicted && info.victim_dirty)   /* written back before the launch: not timed */
+            ms->dram.st.write_bytes += (uint64_t)bits_popcount8(info.victim_dirty) * sb;
+    }
 }

@@ -36,14 +36,22 @@
  *      counts these L1 miss LINES per SM (an MSHR tracks one 128-byte line
  *      with a sector mask, and is held until its last sector arrives). When
  *      all are taken the LSU stalls until the earliest one frees.
- *   4. L2 (shared, write-back, write-allocate by whole sectors): each missed
+ *   4. L2 (shared, write-back, write-allocate by whole sectors; sets
+ *      indexed by a hash of the line number, L1 sets by its low bits:
+ *      cache_set_hashing): each missed
  *      sector goes to its slice (lines are spread over slices by a hash of
  *      the line address); a slice passes one sector per
  *      sector_bytes / (l2_bytes_per_clk / slices) cycles. Hit: ready =
  *      slice start + transfer + lat_l2.
- *   5. DRAM (dram.h): each L2-missed load sector is one burst; ready =
- *      channel start + transfer + lat_dram. Dirty L2 victims are written
- *      back (bandwidth only).
+ *   5. DRAM (dram.h): an L2-missed load sector makes the L2 fetch the
+ *      aligned block of dram_fetch_bytes around it (64 B on Ampere and
+ *      Hopper: 2 sectors; the other missed sectors of the lookup in that
+ *      block come with it, the rest of the block is filled clean; sectors
+ *      already in L2 are not fetched again), one channel access of that many
+ *      bursts; ready = channel start + transfer + lat_dram. Dirty L2 victims
+ *      are written back (bandwidth only). What is still dirty at the end of
+ *      a launch is written back in the channels' idle time, and the launch
+ *      lasts until it could be (memsys_writeback_all).
  *   The load is ready when its last sector is. A store is fire-and-forget:
  *   it returns when the LSU may take the next request, which is after its
  *   lines have passed the LSU and its sectors were accepted by their L2
@@ -70,12 +78,12 @@
  * SM's shared-memory pipe (the one ld/st.shared use: they contend), ready
  * lat_smem + those cycles - 1 after the start.
  *
- * Not modelled (said here so lessons can say it): the two L2 partitions
- * of Hopper (far hits cost ~500 cycles), the L1 data path width for wide
- * accesses beyond one line per cycle, DRAM row buffers and read/write
- * turnaround (folded into dram_efficiency), partial-sector stores (a store
- * writes whole sectors in L2), the time of writing back dirty data left in
- * L2 at the end of a launch (its bytes are counted: memsys_writeback_all).
+ * Not modelled (said here so lessons can say it): the L1 data path width
+ * for wide accesses beyond one line per cycle, DRAM row buffers and
+ * read/write turnaround (folded into dram_efficiency), partial-sector
+ * stores (a store writes whole sectors in L2). The two L2 partitions of
+ * Ampere/Hopper are an option (l2_partitions, below) that every preset
+ * leaves off (arch/CALIBRATION.md "Near/far L2 partitions").
  */
 #ifndef SIMT_MEMSYS_H
 #define SIMT_MEMSYS_H
@@ -100,11 +108,16 @@ typedef struct memsys_cfg {
     uint32_t lat_l1;            /* global load, L1 hit (end to end)          */
     uint32_t lat_l2;            /* global load, L2 hit (end to end)          */
     uint32_t lat_dram;          /* global load, DRAM (end to end)            */
+    uint32_t lat_l2_far;        /* global load, hit in the far L2 partition  */
+    uint32_t l2_partitions;     /* 1 or 2 (0 is read as 1)                   */
     uint32_t smem_banks;        /* banks of 4 bytes (32), <= LSU_MAX_BANKS    */
     uint32_t l1_bytes, l1_assoc;/* per SM                                    */
     uint32_t l2_bytes, l2_assoc;/* whole chip                                */
     uint32_t line_bytes;        /* cache line (128), power of two            */
     uint32_t sector_bytes;      /* sector / DRAM burst (32), power of two    */
+    uint32_t dram_fetch_bytes;  /* an L2 load miss fetches the aligned block
+                                   of this many bytes (sector..line, power of
+                                   two; 0 = sector_bytes)                    */
     double l2_bytes_per_clk;    /* L2 bandwidth, whole chip                  */
     uint32_t l2_slices;         /* 0: one sector per cycle per slice, i.e.
                                    round(l2_bytes_per_clk / sector_bytes),
@@ -174,12 +187,15 @@ typedef struct memsys {
     memsys_cfg_t cfg;           /* copy of the configuration                 */
     memsys_sm_t *sm;            /* cfg.sms entries; owned                    */
     uint64_t *mshr_pool;        /* all SMs' MSHR heaps; owned                */
-    cache_t l2;                 /* the shared L2 tags                        */
+    cache_t l2;                 /* the shared L2 tags (partition 0 of 2)     */
+    cache_t l2b;                /* partition 1's tags (l2_partitions = 2)    */
+    uint32_t parts;             /* L2 partitions: 1 or 2                     */
     uint32_t l2_slices;         /* slices actually used (cfg or derived)     */
     uint32_t slice_shift;       /* bits in a slice number, for the hash      */
     uint64_t *slice_free;       /* per slice: tick it takes the next sector; owned */
     uint64_t l2_sector_ticks;   /* ticks one sector occupies a slice         */
     uint32_t spl;               /* sectors per line (no division per access) */
+    uint32_t spf;               /* sectors per DRAM fetch block              */
     uint32_t line_shift;        /* log2(line_bytes)                          */
     dram_t dram;                /* channels and their timelines              */
     meter_t *meter_l2;          /* optional (NULL: off): L2 slices' busy ticks
@@ -187,6 +203,16 @@ typedef struct memsys {
     meter_t *meter_lsu;         /* optional: the SMs' load/store data pipes
                                    (L1 and shared memory), summed over SMs   */
 } memsys_t;
+
+/* L2 partitions (l2_partitions = 2, as the A100 and H100 whitepapers
+ * describe them): each half of the L2 holds the lines homed on its half of
+ * the slices and caches copies of far-homed lines its SMs read (SM i is on
+ * side i % 2). A load from SM i first looks in its own half: a hit costs
+ * lat_l2; sectors it misses go on to the home half: a hit there costs
+ * lat_l2_far and leaves a clean copy in the near half; a miss there goes to
+ * DRAM (lat_dram) and fills both. Stores and bulk copies write the home
+ * half (a near copy is not updated: the data is functional, only its
+ * timing would differ). Each half has l2_bytes / 2. */
 
 /* Fill c from a GPU description: copies the memory fields and sets the
  * model's own choices (dram_efficiency 0.92, 16 DRAM channels interleaved
@@ -234,10 +260,20 @@ uint64_t memsys_bulk_store(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t dst
  * wavefronts (pipe cycles) it took to *wavefronts. */
 uint64_t memsys_smem_read(memsys_t *ms, uint32_t sm, uint64_t now, uint32_t bytes, uint64_t *wavefronts);
 
-/* Write every dirty L2 sector back to DRAM at the end of a launch and
- * return the bytes written. Only counted, not timed: a kernel is done when
- * its stores are in L2; the write-back happens later, in the background. */
-uint64_t memsys_writeback_all(memsys_t *ms);
+/* Write every dirty L2 sector back to DRAM at the end of a launch that
+ * ended at cycle `end`; return the bytes written and set *done (may be
+ * NULL) to the cycle the write-back is finished. The L2 drains dirty data
+ * while DRAM has spare time: each channel's share of the write-back fills
+ * the ticks that channel was idle during the launch, and only what does not
+ * fit runs past `end` (then *done > end). So a launch's DRAM bytes never
+ * need more time than the channels' usable bandwidth allows. */
+uint64_t memsys_writeback_all(memsys_t *ms, uint64_t end, uint64_t *done);
+
+/* Put the bytes [addr, addr + bytes) into L2 as clean, ready data before a
+ * launch (a tensor a framework's warm-up left in L2). Counts no hits or
+ * misses; a dirty line it evicts is written back untimed (its bytes go to
+ * the DRAM write counter only). Call after memsys_reset. */
+void memsys_warm(memsys_t *ms, uint32_t addr, uint32_t bytes);
 
 /* Counters of one SM, and the sum over all SMs. */
 const memsys_stats_t *memsys_sm_stats(const memsys_t *ms, uint32_t sm);

@@ -489,7 +489,7 @@ void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every)
 }
 
 static const char *const launch_keys[] = { "block", "check", "cluster", "grid", "max_cycles",
-                                           "max_warp_instrs", "show", "warm_caches" };
+                                           "max_warp_instrs", "show", "warm", "warm_caches" };
 #define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
 
 /* End a GPU lane's run and push its result table (lstage_finish_fn). */
@@ -544,8 +544,11 @@ void lsimt_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_l
     lane->out_n = (uint64_t)t->n;
 }
 
-/* g:launch(k, {grid=, block=, cluster=, max_cycles=, max_warp_instrs=, warm_caches=, check=},
- *          args...) -> stats table. */
+#define LAUNCH_MAX_WARM 64   /* tensors in one launch's warm list */
+
+/* g:launch(k, {grid=, block=, cluster=, max_cycles=, max_warp_instrs=, warm_caches=, warm=, check=},
+ *          args...) -> stats table. warm = {tensor, ...} (or one tensor):
+ *          device tensors of this GPU put into L2, clean, before the launch. */
 static int gpu_launch_l(lua_State *L)
 {
     lgpu_t *G = check_gpu(L, 1);
@@ -572,7 +575,7 @@ static int gpu_launch_l(lua_State *L)
                                k ? k : luaL_typename(L, -2), hint ? " (did you mean '" : "",
                                hint ? hint : "",
                                hint ? "'?)" : " (keys: grid, block, cluster, max_cycles, max_warp_instrs, "
-                                             "warm_caches, check, show)");
+                                             "warm_caches, warm, check, show)");
         }
         lua_pop(L, 1);
     }
@@ -604,6 +607,31 @@ static int gpu_launch_l(lua_State *L)
             return lutil_error(L, "launch: warm_caches must be true or false, got %s",
                                luaL_typename(L, -1));
         cfg.warm_caches = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    gpu_range_t warm[LAUNCH_MAX_WARM];
+    if (lua_getfield(L, 3, "warm") != LUA_TNIL) {
+        int one = tensor_test(L, -1) != NULL;
+        if (!one && !lua_istable(L, -1))
+            return lutil_error(L, "launch: warm must be a device tensor or a list of them, got %s",
+                               luaL_typename(L, -1));
+        lua_Integer n = one ? 1 : (lua_Integer)lua_rawlen(L, -1);
+        if (n > LAUNCH_MAX_WARM)
+            return lutil_error(L, "launch: warm lists %d tensors, at most %d", (int)n, LAUNCH_MAX_WARM);
+        for (lua_Integer j = 1; j <= n; j++) {
+            if (!one)
+                lua_rawgeti(L, -1, j);
+            tensor_t *t = tensor_test(L, -1);
+            if (!t || t->gpu != G)
+                return lutil_error(L, "launch: warm[%d] must be a tensor of this GPU, got %s", (int)j,
+                                   t ? "a tensor of another device" : luaL_typename(L, -1));
+            warm[j - 1].addr = t->addr;
+            warm[j - 1].bytes = (uint32_t)tensor_bytes(t);
+            if (!one)
+                lua_pop(L, 1);
+        }
+        cfg.warm = warm;
+        cfg.nwarm = (uint32_t)n;
     }
     lua_pop(L, 1);
     cfg.check = 1;   /* the kernel checker is on unless check=false */
@@ -650,6 +678,8 @@ static int gpu_launch_l(lua_State *L)
     snprintf(lane.kernel, sizeof lane.kernel, "%s", p->name);
     lane.finish = gpu_finish;
     lane.gdesc = gpu_desc(G->g);
+    cfg.warm = NULL;   /* the list lives on this stack frame; the run has used it */
+    cfg.nwarm = 0;
     lane.gcfg = cfg;
     return lstage_launch(L, &lane);
 }

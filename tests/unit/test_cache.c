@@ -279,10 +279,103 @@ static void test_evicted_line_misses(void **state)
     cache_free(&c);
 }
 
+
+/* Hashed set index: lines a power-of-two stride apart that the linear
+ * index puts in one set (and so evict each other) are spread over sets.
+ * 8 sets x 2 ways; stride 8 lines = 1 KB. */
+static void test_hashed_sets(void **state)
+{
+    (void)state;
+    simt_err_t err;
+    cache_t lin, hash;
+    assert_int_equal(cache_init(&lin, "lin", 2048, 2, 128, 32, CACHE_WRITE_BACK, &err), 0);
+    assert_int_equal(cache_init(&hash, "hash", 2048, 2, 128, 32, CACHE_WRITE_BACK, &err), 0);
+    cache_set_hashing(&hash, 1);
+    for (uint32_t i = 0; i < 4; i++) {
+        cache_lookup(&lin, i * 1024, 1u, 0, NULL, NULL);
+        cache_lookup(&hash, i * 1024, 1u, 0, NULL, NULL);
+    }
+    /* linear: all four in set 0, two ways: the first two are gone */
+    assert_int_equal(cache_probe(&lin, 0, 1u), 0);
+    assert_int_equal(cache_probe(&lin, 3 * 1024, 1u), 1);
+    assert_int_equal(lin.st.evictions, 2);
+    /* hashed: line numbers 0, 8, 16, 24 -> sets 0, 1, 2, 3 (8 >> 3 = 1 ...) */
+    for (uint32_t i = 0; i < 4; i++)
+        assert_int_equal(cache_probe(&hash, i * 1024, 1u), 1);
+    assert_int_equal(hash.st.evictions, 0);
+    /* consecutive lines still fill every set once */
+    cache_flush(&hash);
+    for (uint32_t i = 0; i < 16; i++)
+        cache_lookup(&hash, i * 128, 1u, 0, NULL, NULL);
+    assert_int_equal(hash.st.evictions, 0);
+    cache_free(&lin);
+    cache_free(&hash);
+}
+
+/* cache_fill and cache_preload: sectors made valid without counting. */
+static void test_fill_and_preload(void **state)
+{
+    (void)state;
+    cache_t c;
+    cache_info_t info;
+    tiny(&c, CACHE_WRITE_BACK);
+    cache_preload(&c, 0, 0x3u, &info);
+    assert_int_equal(c.st.load_hits + c.st.load_misses, 0);
+    assert_int_equal(cache_probe(&c, 0, 0x3u), 1);
+    assert_int_equal(cache_valid(&c, info.slot), 0x3u);
+    cache_fill(&c, info.slot, 0xCu, 77);
+    assert_int_equal(cache_valid(&c, info.slot), 0xFu);
+    assert_int_equal(cache_sector_ready(&c, info.slot, 3), 77);
+    assert_int_equal(cache_sector_ready(&c, info.slot, 0), 0);
+    assert_int_equal(cache_clean(&c), 0);   /* filled clean */
+    cache_free(&c);
+}
+
+
+static int reject_all(void *user, uint32_t line_addr)
+{
+    (void)user;
+    (void)line_addr;
+    return 0;
+}
+
+static int only_this(void *user, uint32_t line_addr)
+{
+    return line_addr == *(const uint32_t *)user;
+}
+
+/* cache_lookup_if: a full set with no acceptable victim allocates nothing;
+ * with one, that line goes (not the LRU one). One set of 2 ways. */
+static void test_lookup_if(void **state)
+{
+    (void)state;
+    simt_err_t err;
+    cache_t c;
+    cache_info_t info;
+    uint32_t miss, keep = 128;
+    assert_int_equal(cache_init(&c, "one", 256, 2, 128, 32, CACHE_WRITE_BACK, &err), 0);
+    cache_lookup(&c, 0, 1u, 0, NULL, NULL);
+    cache_lookup(&c, 128, 1u, 0, NULL, NULL);
+    assert_int_equal(cache_lookup_if(&c, 256, 1u, &miss, &info, reject_all, NULL), 0);
+    assert_int_equal(miss, 1u);
+    assert_int_equal(info.slot, -1);
+    assert_int_equal(cache_probe(&c, 0, 1u) + cache_probe(&c, 128, 1u), 2);
+    /* line 0 is the LRU one, but only line 128 may go */
+    cache_lookup_if(&c, 256, 1u, &miss, &info, only_this, &keep);
+    assert_int_equal(info.evicted, 1);
+    assert_int_equal(info.victim_addr, 128);
+    assert_int_equal(cache_probe(&c, 0, 1u), 1);
+    assert_int_equal(cache_probe(&c, 256, 1u), 1);
+    cache_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_miss_then_hit),
+        cmocka_unit_test(test_hashed_sets),
+        cmocka_unit_test(test_lookup_if),
+        cmocka_unit_test(test_fill_and_preload),
         cmocka_unit_test(test_sectors_fill_separately),
         cmocka_unit_test(test_lru_eviction_order),
         cmocka_unit_test(test_write_through_no_allocate),

@@ -65,6 +65,7 @@ static memsys_cfg_t h200_cfg(void)
     c.l2_assoc = 16;
     c.line_bytes = 128;
     c.sector_bytes = 32;
+    c.dram_fetch_bytes = 32;         /* memsys_cfg_from_desc: 0 -> sector_bytes */
     c.l2_bytes_per_clk = 2816.0;     /* ~5.6 TB/s at 1980 MHz */
     c.l2_slices = 0;
     c.dram_gbps = 4800.0;
@@ -477,6 +478,192 @@ static void test_h200_l2_bandwidth(void **state)
     memsys_free(&ms);
 }
 
+/* dram_fetch_bytes = 64: an L2 load miss fetches the aligned pair of
+ * sectors (two bursts of one cycle each on edu_cfg's channels), fills the
+ * sector nobody asked for clean, and fetches only what is absent. */
+static void test_dram_fetch_block(void **state)
+{
+    (void)state;
+    memsys_t ms;
+    memsys_cfg_t c = edu_cfg();
+    memsys_result_t res;
+    c.dram_fetch_bytes = 64;
+    init_ok(&ms, &c);
+    assert_int_equal(ms.spf, 2);
+
+    /* One sector missed: 64 bytes from DRAM, 2 bursts: 0 + 2 + lat_dram. */
+    memsys_req_t one = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE, 0);
+    assert_int_equal(memsys_access(&ms, 0, 0, &one, &res), 102);
+    assert_int_equal(res.l2_misses, 1);
+    assert_int_equal(res.dram_bytes, 64);
+    /* Its neighbour came with it: another SM hits in L2 (1 + lat_l2). */
+    memsys_req_t next = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 32, 0);
+    assert_int_equal(memsys_access(&ms, 1, 200, &next, &res), 200 + 1 + 50);
+    assert_int_equal(res.l2_hits, 1);
+    assert_int_equal(res.dram_bytes, 0);
+    /* ... and waits for the fill if it asks before the block arrived. */
+    memsys_req_t far = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 8192, 0);
+    assert_int_equal(memsys_access(&ms, 0, 300, &far, &res), 300 + 2 + 100);
+    memsys_req_t farn = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 8192 + 32, 0);
+    assert_int_equal(memsys_access(&ms, 1, 301, &farn, &res), 402);
+
+    /* Stride 16 floats (64 bytes): two lanes per line, sectors 0 and 2,
+     * two fetch blocks: the whole 128-byte line for 8 useful bytes. */
+    memsys_req_t s16 = req(MEMSYS_GLOBAL, 0, 4, 3u, BASE + 2048, 64);
+    memsys_access(&ms, 0, 500, &s16, &res);
+    assert_int_equal(res.l2_misses, 2);
+    assert_int_equal(res.dram_bytes, 128);
+    /* Stride 8 (32 bytes): all 4 sectors asked for, still 128 bytes. */
+    memsys_req_t s8 = req(MEMSYS_GLOBAL, 0, 4, 0xFu, BASE + 4096, 32);
+    memsys_access(&ms, 0, 600, &s8, &res);
+    assert_int_equal(res.l2_misses, 4);
+    assert_int_equal(res.dram_bytes, 128);
+
+    /* Half of a block already present (a store wrote sector 3): a load of
+     * sector 2 fetches only its own 32 bytes. */
+    memsys_req_t st3 = req(MEMSYS_GLOBAL, 1, 4, 1u, BASE + 6144 + 96, 0);
+    memsys_access(&ms, 0, 700, &st3, &res);
+    assert_int_equal(res.dram_bytes, 0);
+    memsys_req_t ld2 = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 6144 + 64, 0);
+    assert_int_equal(memsys_access(&ms, 0, 800, &ld2, &res), 800 + 1 + 100);
+    assert_int_equal(res.dram_bytes, 32);
+    memsys_stats_t tot;
+    memsys_totals(&ms, &tot);
+    assert_int_equal(tot.dram_read_bytes, 64 + 64 + 128 + 128 + 32);
+    memsys_free(&ms);
+
+    /* Bad values are named. */
+    simt_err_t err;
+    c.dram_fetch_bytes = 48;
+    assert_int_equal(memsys_init(&ms, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "dram_fetch_bytes"));
+    c.dram_fetch_bytes = 256;
+    assert_int_equal(memsys_init(&ms, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "dram_fetch_bytes"));
+}
+
+/* The write-back at the end of a launch fills the DRAM channels' idle
+ * time; what does not fit extends the launch, so bytes / time never beats
+ * the channels' rate (edu_cfg: 4 channels of 32 bytes per cycle). */
+static void test_writeback_timed(void **state)
+{
+    (void)state;
+    memsys_t ms;
+    memsys_cfg_t c = edu_cfg();
+    memsys_result_t res;
+    uint64_t done = 0;
+    init_ok(&ms, &c);
+    /* One dirty line (4 bursts on one channel) after a 10-cycle launch:
+     * it fits in the idle time, the launch still ends at 10. */
+    memsys_req_t st = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE, 4);
+    memsys_access(&ms, 0, 0, &st, &res);
+    assert_int_equal(memsys_writeback_all(&ms, 10, &done), 128);
+    assert_int_equal(done, 10);
+    /* Nothing dirty any more: nothing to write, no time. */
+    assert_int_equal(memsys_writeback_all(&ms, 10, &done), 0);
+    assert_int_equal(done, 10);
+    memsys_free(&ms);
+
+    /* 32 dirty lines (4 KB: 16 interleave blocks, 4 per channel, 32
+     * bursts per channel) left by a launch that ended at cycle 20: each
+     * channel had 20 idle cycles, 12 bursts are left over: done at 32.
+     * 4096 bytes in 32 cycles = 128 bytes per cycle, the channels' peak. */
+    init_ok(&ms, &c);
+    for (uint32_t i = 0; i < 32; i++) {
+        memsys_req_t s = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + i * 128, 4);
+        memsys_access(&ms, 0, 0, &s, &res);
+    }
+    assert_int_equal(memsys_writeback_all(&ms, 20, &done), 4096);
+    assert_int_equal(done, 32);
+    memsys_free(&ms);
+
+    /* A channel busy all launch long (reads) has no idle time: its share
+     * of the write-back comes after the end. */
+    init_ok(&ms, &c);
+    memsys_req_t ld = req(MEMSYS_GLOBAL, 0, 4, ALL, BASE + 65536, 4);
+    memsys_access(&ms, 0, 0, &ld, &res);          /* 4 bursts on one channel: busy 0..4 */
+    memsys_req_t st2 = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + 65536 + 128, 4);
+    memsys_access(&ms, 0, 1, &st2, &res);         /* same 256-byte block: same channel */
+    assert_int_equal(memsys_writeback_all(&ms, 4, &done), 128);
+    assert_int_equal(done, 4 + 4);
+    memsys_free(&ms);
+}
+
+/* memsys_warm: a range put into L2 clean before a launch is an L2 hit,
+ * costs no DRAM bytes, counts no hits or misses while warming, and leaves
+ * the sectors outside the range missing. */
+static void test_warm_l2(void **state)
+{
+    (void)state;
+    memsys_t ms;
+    memsys_cfg_t c = edu_cfg();
+    memsys_result_t res;
+    init_ok(&ms, &c);
+    memsys_warm(&ms, BASE + 8, 192);   /* bytes 8..199: line 0 all, line 1 sectors 0..2 */
+    assert_int_equal(ms.l2.st.load_hits + ms.l2.st.load_misses, 0);
+    memsys_req_t a = req(MEMSYS_GLOBAL, 0, 4, ALL, BASE, 4);
+    assert_int_equal(memsys_access(&ms, 0, 0, &a, &res), 3 + 1 + 50);
+    assert_int_equal(res.l2_hits, 4);
+    assert_int_equal(res.dram_bytes, 0);
+    memsys_req_t b = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 128 + 64, 0);
+    memsys_access(&ms, 0, 100, &b, &res);
+    assert_int_equal(res.l2_hits, 1);
+    memsys_req_t m = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 128 + 96, 0);
+    memsys_access(&ms, 0, 200, &m, &res);
+    assert_int_equal(res.l2_misses, 1);
+    assert_int_equal(res.dram_bytes, 32);
+    /* warm data is clean: nothing to write back */
+    uint64_t done;
+    assert_int_equal(memsys_writeback_all(&ms, 300, &done), 0);
+    memsys_free(&ms);
+}
+
+/* Two L2 partitions: SMs 0 and 2 are on side 0, SM 1 on side 1; line
+ * BASE + 128 is homed on side 1 (slice 1 of 2). lat_l2 50, far 80. */
+static void test_l2_partitions(void **state)
+{
+    (void)state;
+    memsys_t ms;
+    memsys_cfg_t c = edu_cfg();
+    memsys_result_t res;
+    c.sms = 4;
+    c.l2_partitions = 2;
+    c.lat_l2_far = 80;
+    init_ok(&ms, &c);
+    assert_int_equal(ms.parts, 2);
+    memsys_req_t a = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 128, 0);
+    /* side 0 reads a side-1 line: near miss, home miss, DRAM (1 burst) */
+    assert_int_equal(memsys_access(&ms, 0, 0, &a, &res), 0 + 1 + 100);
+    assert_int_equal(res.l2_misses, 1);
+    assert_int_equal(res.l2_hits, 0);
+    assert_int_equal(res.dram_bytes, 32);
+    /* its home side hits at lat_l2 */
+    assert_int_equal(memsys_access(&ms, 1, 200, &a, &res), 200 + 1 + 50);
+    assert_int_equal(res.l2_hits, 1);
+    /* another side-0 SM finds the near copy: lat_l2 */
+    assert_int_equal(memsys_access(&ms, 2, 300, &a, &res), 300 + 1 + 50);
+    assert_int_equal(res.l2_hits, 1);
+    assert_int_equal(res.dram_bytes, 0);
+    /* a side-1 line first read by side 1, then by side 0: a far hit */
+    memsys_req_t b = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 128 + 32, 0);
+    memsys_access(&ms, 1, 400, &b, &res);
+    assert_int_equal(memsys_access(&ms, 0, 600, &b, &res), 600 + 1 + 80);
+    assert_int_equal(res.l2_hits, 1);
+    assert_int_equal(res.l2_misses, 0);
+    /* then the copy is near for side 0 */
+    assert_int_equal(memsys_access(&ms, 2, 700, &b, &res), 700 + 1 + 50);
+    /* a side-0 line read by side 0: home, lat_l2, no copy business */
+    memsys_req_t h = req(MEMSYS_GLOBAL, 0, 4, 1u, BASE + 4096, 0);
+    memsys_access(&ms, 0, 800, &h, &res);
+    assert_int_equal(memsys_access(&ms, 2, 1000, &h, &res), 1000 + 1 + 50);
+    /* stores go to the home half, and the write-back finds them there */
+    memsys_req_t st = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + 8192, 4);
+    memsys_access(&ms, 0, 1100, &st, &res);
+    uint64_t done;
+    assert_int_equal(memsys_writeback_all(&ms, 2000, &done), 128);
+    memsys_free(&ms);
+}
+
 static void test_cfg_from_desc_and_errors(void **state)
 {
     (void)state;
@@ -549,6 +736,10 @@ int main(void)
         cmocka_unit_test(test_h200_streaming_bandwidth),
         cmocka_unit_test(test_h200_littles_law),
         cmocka_unit_test(test_h200_l2_bandwidth),
+        cmocka_unit_test(test_dram_fetch_block),
+        cmocka_unit_test(test_writeback_timed),
+        cmocka_unit_test(test_warm_l2),
+        cmocka_unit_test(test_l2_partitions),
         cmocka_unit_test(test_cfg_from_desc_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
