@@ -28,7 +28,7 @@
 //    FMA), tiled32 is 4 : 5. The FP32 lanes, not the load/store units, now
 //    set the pace: at most 2/3 of the issue slots are FMAs here, the rest
 //    are loads (a real library uses 8 x 8 per thread and 128-bit loads to
-//    get closer to 100%; our ISA has 64 registers and 32-bit loads only).
+//    get closer to 100%: sgemm_128x128.s, which needs 128 registers).
 //  - Shared-memory banks: As[ty + 16i][k] is one word per half-warp (a
 //    broadcast), Bs[k][tx + 16j] is 16 consecutive words: no bank conflict.
 //    On a SIMD CPU (16 lanes = 16 values of tx) the same two loads are a

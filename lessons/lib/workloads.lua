@@ -35,6 +35,13 @@ local matmul_shapes = {
   matmul_tiled16 = { block = { 16, 16 }, tile = 16 },
   matmul_tiled32 = { block = { 32, 8 }, tile = 32 },
   matmul_reg64   = { block = { 16, 16 }, tile = 64 },
+  -- the same CUDA sources as nvcc -O3 compiles them (headers say how)
+  matmul_naive_cc   = { block = { 16, 16 }, tile = 16 },
+  matmul_tiled16_cc = { block = { 16, 16 }, tile = 16 },
+  matmul_tiled32_cc = { block = { 32, 32 }, tile = 32 },
+  -- a library-class SGEMM: 128 x 128 tiles, 8 x 8 per thread, 128-bit
+  -- loads; params A, B, C, M, N, K (n a multiple of 8 here)
+  sgemm_128x128     = { block = { 256 }, tile = 128, mnk = true },
 }
 
 -- The names W.matmul accepts, sorted.
@@ -86,7 +93,12 @@ function W.matmul(g, name, n, opts)
   else
     local t = shape.tile
     cfg.grid, cfg.block = { ceil_div(n, t), ceil_div(n, t) }, shape.block
-    r = g:launch(W.kernel(name), cfg, A, B, C, n)
+    if shape.mnk then
+      if n % 8 ~= 0 then error("matmul: " .. name .. " needs n a multiple of 8 (128-bit loads), got " .. n, 2) end
+      r = g:launch(W.kernel(name), cfg, A, B, C, n, n, n)
+    else
+      r = g:launch(W.kernel(name), cfg, A, B, C, n)
+    end
   end
   r.A, r.B, r.out, r.kernel = A, B, C, name
   if opts.check == false then return r, nil end
