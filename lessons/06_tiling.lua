@@ -36,6 +36,7 @@ return {
       local rt = W.matmul(g, "matmul_tiled16", n)
       L.expect(rn.ok and rt.ok, { en = "both kernels compute C = A x B correctly", zh = "两个内核都正确算出 C = A x B" },
                string.format("largest error %.2g, %.2g", rn.max_err, rt.max_err))
+      L.step2 = { n = n, sms = g.desc.sms, bw = g.desc.dram_gbps, mhz = g.desc.clock_mhz, rn = rn, rt = rt }
       local ratio = rn.gld_bytes / rt.gld_bytes
       L.chart{ name = "06_tiling", title = { en = "naive against tiled", zh = "朴素版对分块版" },
                x_label = { en = "kernel", zh = "内核" }, x = { "naive", "tiled16" },
@@ -76,8 +77,12 @@ return {
       -- the same two CUDA sources as nvcc -O3 compiles them (kernel headers say how)
       local n = L.knob("n")
       local g = simt.gpu{ arch = "edu-tiny" }
-      local rn = W.matmul(g, "matmul_naive", n)
-      local rt = W.matmul(g, "matmul_tiled16", n)
+      -- step 2's runs if the class has just watched them on this same GPU and n
+      -- (the knob keys may have changed the GPU since), else run them again
+      local d, p = g.desc, L.step2 or {}
+      local same = p.n == n and p.sms == d.sms and p.bw == d.dram_gbps and p.mhz == d.clock_mhz
+      local rn = same and p.rn or W.matmul(g, "matmul_naive", n)
+      local rt = same and p.rt or W.matmul(g, "matmul_tiled16", n)
       local cn = W.matmul(g, "matmul_naive_cc", n)
       local ct = W.matmul(g, "matmul_tiled16_cc", n)
       L.expect(cn.ok and ct.ok, { en = "the compiled-like kernels compute C = A x B correctly",

@@ -61,6 +61,16 @@ local function commas(x)
   return (neg and "-" or "") .. out
 end
 
+-- a number as a reader reads it: 16,384 rather than 1.64e+04, 3.5, 0.042
+local function readable(x)
+  local a = math.abs(x)
+  if a >= 1000 then return commas(x) end
+  if a >= 100 then return string.format("%.0f", x) end
+  if a >= 10 then return string.format("%.1f", x) end
+  if a == 0 then return "0" end
+  return string.format("%.2g", x)
+end
+
 local function fmt_us(us)
   if us >= 1e6 then return string.format("%.2f s", us / 1e6) end
   if us >= 1000 then return string.format("%.2f ms", us / 1000) end
@@ -195,13 +205,13 @@ function lesson.new(t, opts)
     local lines = { tx(c.title or "") .. ":" }
     if c.roofline then
       for _, p in ipairs(c.roofline.points) do
-        lines[#lines + 1] = string.format("%s %.3g FLOP/B -> %.4g GFLOP/s", p.name, p.ai, p.gflops)
+        lines[#lines + 1] = string.format("%s %s FLOP/B -> %s GFLOP/s", p.name, readable(p.ai), readable(p.gflops))
       end
     else
       for i, x in ipairs(c.x) do
         local parts = {}
         for _, s in ipairs(c.series) do
-          if s.y[i] then parts[#parts + 1] = string.format("%s %.3g", s.name, s.y[i]) end
+          if s.y[i] then parts[#parts + 1] = string.format("%s %s", s.name, readable(s.y[i])) end
         end
         lines[#lines + 1] = string.format("%s %s: %s", tx(c.x_label or "x"), tostring(x), table.concat(parts, ", "))
       end

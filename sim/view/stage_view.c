@@ -150,6 +150,41 @@ static int txt_fit(ctx_t *c, const char *s, int x, int y, int maxw, int px, text
     return txt(c, buf, x, y, size, st, k);
 }
 
+/* Word-wrapped text that must fit in a maxw x maxh box: drawn smaller
+ * (down to SMALL) until it fits; if it still does not, the lines that fit
+ * are drawn and the last one ends with an ellipsis. Returns the height
+ * drawn. */
+static int txt_wrap_fit(ctx_t *c, const char *s, int x, int y, int maxw, int maxh, int px, text_style_t st,
+                        SDL_Color k)
+{
+    int size = px;
+    while (size > SMALL && text_draw_wrapped(c->t, s, x, y, maxw, S(c, size), st, k, 0) > maxh)
+        size--;
+    if (text_draw_wrapped(c->t, s, x, y, maxw, S(c, size), st, k, 0) <= maxh)
+        return text_draw_wrapped(c->t, s, x, y, maxw, S(c, size), st, k, 1);
+    text_line_t lines[64];
+    size_t n = text_wrap(c->t, s, maxw, S(c, size), st, lines, 64);
+    int lh = text_height(c->t, S(c, size));
+    size_t fit = maxh / lh > 0 ? (size_t)(maxh / lh) : 1;
+    if (fit > n)
+        fit = n;
+    if (fit > 64)
+        fit = 64;
+    char buf[512];
+    for (size_t i = 0; i < fit; i++) {
+        size_t len = lines[i].len < sizeof buf - 4 ? lines[i].len : sizeof buf - 4;
+        memcpy(buf, s + lines[i].start, len);
+        if (i + 1 < fit) {
+            buf[len] = '\0';
+            txt(c, buf, x, y + (int)i * lh, size, st, k);
+        } else {   /* the last line that fits: cut, with an ellipsis, to say there is more */
+            memcpy(buf + len, "\xE2\x80\xA6", 4);
+            txt_fit(c, buf, x, y + (int)i * lh, maxw, size, st, k);
+        }
+    }
+    return (int)fit * lh;
+}
+
 /* Right-aligned text ending at x. */
 static int txt_right(ctx_t *c, const char *s, int x, int y, int px, text_style_t st, SDL_Color k)
 {
@@ -742,10 +777,14 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
     fill(c, x, y, w, S(c, 2), c->th.grid);
     int px = x + S(c, 16), py = y + S(c, 10), iw = w - S(c, 32);
     const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
-    text_draw_wrapped(c->t, say, px, py, iw, S(c, BODY), TEXT_SANS, c->th.ink, 1);
+    /* the words stop above the line of knob values (and the "go on" box),
+     * smaller if they must: a long lesson text never runs over the keys */
+    int gy = y + h - 3 * text_height(c->t, S(c, SMALL)) - S(c, 10);
+    int knob_y = y + h - 2 * text_height(c->t, S(c, SMALL)) - S(c, 8);
+    int say_h = (m->waiting ? gy - S(c, 6) : knob_y - S(c, 2)) - py;
+    txt_wrap_fit(c, say, px, py, iw, say_h > 0 ? say_h : 1, BODY, TEXT_SANS, c->th.ink);
     if (m->waiting) {   /* the lesson holds: say how to go on */
         const char *go = tr(c, "Space or PageDown: go on  ▶", "空格或 PageDown：继续  ▶");
-        int gy = y + h - 3 * text_height(c->t, S(c, SMALL)) - S(c, 10);
         int gw = txt_w(c, go, BODY, TEXT_BOLD);
         fill(c, x + w - S(c, 16) - gw - S(c, 12), gy - S(c, 4), gw + S(c, 12), text_height(c->t, S(c, BODY)) + S(c, 8),
              OI_BLUE);
