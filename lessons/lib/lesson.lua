@@ -64,6 +64,7 @@ end
 -- a number as a reader reads it: 16,384 rather than 1.64e+04, 3.5, 0.042
 local function readable(x)
   local a = math.abs(x)
+  if a ~= a or a == math.huge then return tostring(x) end   -- nan, inf
   if a >= 1000 then return commas(x) end
   if a >= 100 then return string.format("%.0f", x) end
   if a >= 10 then return string.format("%.1f", x) end
