@@ -171,9 +171,7 @@ static int pairs_equal(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask, uint3
 static uint32_t wide_data_cycles(const uint32_t addrs[LSU_WARP_SIZE], uint32_t mask,
                                  uint32_t bytes, uint32_t nbanks)
 {
-    uint32_t lanes = 0;
-    for (uint32_t m = mask; m; m &= m - 1u)
-        lanes++;
+    uint32_t lanes = bits_popcount32(mask);
     uint32_t width = 4u * nbanks;
     uint32_t cycles = (lanes * bytes + width - 1u) / width;
     if (cycles > 1 && (pairs_equal(addrs, mask, 1) || pairs_equal(addrs, mask, 2)))

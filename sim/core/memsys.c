@@ -170,6 +170,19 @@ void memsys_free(memsys_t *ms)
     ms->slice_free = NULL;
 }
 
+/* The L2 half a slice belongs to (memsys.h "L2 partitions"): slices
+ * 0 .. n/2-1 are half 0, the rest (with an odd count, one more) half 1;
+ * always 0 with one partition. And the tags of half p. */
+static uint32_t slice_part(const memsys_t *ms, uint32_t slice)
+{
+    return ms->parts == 2 && slice >= ms->l2_slices / 2;
+}
+
+static cache_t *part_tags(memsys_t *ms, uint32_t p)
+{
+    return p ? &ms->l2b : &ms->l2;
+}
+
 void memsys_reset(memsys_t *ms, int flush_caches)
 {
     for (uint32_t i = 0; i < ms->cfg.sms; i++) {
@@ -188,7 +201,7 @@ void memsys_reset(memsys_t *ms, int flush_caches)
            (size_t)ms->cfg.sms * ms->cfg.max_mem_inflight * sizeof *ms->mshr_pool);
     memset(ms->slice_free, 0, ms->l2_slices * sizeof *ms->slice_free);
     for (uint32_t p = 0; p < ms->parts; p++) {
-        cache_t *c = p ? &ms->l2b : &ms->l2;
+        cache_t *c = part_tags(ms, p);
         if (flush_caches)
             cache_flush(c);
         else
@@ -348,10 +361,7 @@ typedef struct copy_filter {
 static int is_copy(void *user, uint32_t line_addr)
 {
     const copy_filter_t *f = user;
-    uint32_t half = f->ms->l2_slices / 2;
-    uint32_t slice = l2_slice(f->ms, line_addr);
-    uint32_t home = slice / half < 2 ? slice / half : 1;
-    return home != f->part;
+    return slice_part(f->ms, l2_slice(f->ms, line_addr)) != f->part;
 }
 
 /* The L2 side of SM partition `part` (memsys.h "L2 partitions"): one
@@ -367,12 +377,12 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
     if (ms->parts == 1)
         return l2_home(ms, &ms->l2, slice, ms->cfg.lat_l2, st, now, line_addr, sectors, is_store, res, ready);
     uint32_t half = ms->l2_slices / 2;
-    uint32_t home = slice / half < 2 ? slice / half : 1;   /* odd slice counts: the last one is in half 1 */
-    cache_t *hc = home ? &ms->l2b : &ms->l2;
+    uint32_t home = slice_part(ms, slice);
+    cache_t *hc = part_tags(ms, home);
     if (is_store || home == part)
         return l2_home(ms, hc, slice, ms->cfg.lat_l2, st, now, line_addr, sectors, is_store, res, ready);
 
-    cache_t *nc = part ? &ms->l2b : &ms->l2;
+    cache_t *nc = part_tags(ms, part);
     uint32_t nslice = part * half + slice % half;
     cache_info_t info;
     uint32_t miss;
@@ -719,10 +729,8 @@ void memsys_warm(memsys_t *ms, uint32_t addr, uint32_t bytes)
         uint32_t first = (uint32_t)((lo - line) / sb), last = (uint32_t)((hi - 1 - line) / sb);
         uint32_t mask = ((1u << (last + 1)) - 1u) & ~((1u << first) - 1u);
         cache_info_t info;
-        cache_t *c = &ms->l2;   /* the line's home half (memsys.h "L2 partitions") */
-        if (ms->parts == 2 && l2_slice(ms, (uint32_t)line) >= ms->l2_slices / 2)
-            c = &ms->l2b;
-        cache_preload(c, (uint32_t)line, mask, &info);
+        /* into the line's home half (memsys.h "L2 partitions") */
+        cache_preload(part_tags(ms, slice_part(ms, l2_slice(ms, (uint32_t)line))), (uint32_t)line, mask, &info);
         if (info.evicted && info.victim_dirty)   /* written back before the launch: not timed */
             ms->dram.st.write_bytes += (uint64_t)bits_popcount8(info.victim_dirty) * sb;
     }
