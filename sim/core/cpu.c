@@ -73,7 +73,7 @@ typedef struct cpu_core {
     uint32_t live;               /* groups not done                          */
     uint32_t at_bar;             /* groups waiting at bar.sync               */
     uint32_t bar_pc;             /* the bar.sync they wait at (at_bar > 0)   */
-    cpu_regset_t *fill;          /* per group: registers saved at its last
+    isa_regset_t *fill;          /* per group: registers saved at its last
                                     barrier, to reload before it runs on;
                                     owned per launch                         */
     uint8_t *filled;             /* per group: 1 if fill is not empty        */
@@ -92,7 +92,7 @@ struct cpu {
 struct cpu_run {
     const isa_program_t *prog;
     sm_deps_t *deps;             /* prog->ncode entries; owned               */
-    cpu_regset_t *live;          /* prog->ncode + 1 entries: registers live
+    isa_regset_t *live;          /* prog->ncode + 1 entries: registers live
                                     before each pc (live_in); owned          */
     mem_t *mem;
     const uint32_t *params;
@@ -433,10 +433,10 @@ static uint64_t global_access(cpu_t *c, cpu_core_t *k, const exec_info_t *info, 
 /* Add registers first..first+count-1 to set s. Used for the registers
  * each instruction reads (use) and surely writes (kill: an unguarded
  * destination; a guarded write may not happen, so it kills nothing). */
-static void reg_bits(cpu_regset_t *s, uint32_t first, uint32_t count)
+static void reg_bits(isa_regset_t *s, uint32_t first, uint32_t count)
 {
     for (uint32_t i = 0; i < count && first + i < ISA_NUM_REGS; i++)
-        s->w[(first + i) >> 6] |= 1ull << ((first + i) & 63);
+        isa_regset_put(s, first + i, 1);
 }
 
 /* Backward data-flow liveness over p's control-flow graph: live[pc] = the
@@ -444,7 +444,7 @@ static void reg_bits(cpu_regset_t *s, uint32_t first, uint32_t count)
  * (past the end). Successors: the next pc, a branch's target (both for a
  * guarded branch), none after an unguarded exit. Iterates to the fixed
  * point (at most ncode x 64 rounds; a few in practice). */
-static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, cpu_regset_t *live)
+static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, isa_regset_t *live)
 {
     uint32_t n = p->ncode;
     memset(live, 0, ((size_t)n + 1) * sizeof *live);
@@ -455,7 +455,7 @@ static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, cpu
             const isa_instr_t *in = &p->code[i];
             const sm_deps_t *d = &deps[i];
             int guarded = in->guard != ISA_NO_REG;
-            cpu_regset_t out, use, kill;
+            isa_regset_t out, use, kill;
             memset(&out, 0, sizeof out);
             memset(&use, 0, sizeof use);
             memset(&kill, 0, sizeof kill);
@@ -463,7 +463,7 @@ static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, cpu
                 if (in->opd[0].imm < n)
                     out = live[in->opd[0].imm];
                 if (guarded)
-                    for (uint32_t k = 0; k < CPU_REGSET_WORDS; k++)
+                    for (uint32_t k = 0; k < ISA_REG_WORDS; k++)
                         out.w[k] |= live[i + 1].w[k];
             } else if (in->op != OP_EXIT || guarded) {
                 out = live[i + 1];
@@ -472,7 +472,7 @@ static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, cpu
                 reg_bits(&use, d->src[j], d->src_n[j]);
             if (d->dst != ISA_NO_REG && !guarded)
                 reg_bits(&kill, d->dst, d->dst_n);
-            for (uint32_t k = 0; k < CPU_REGSET_WORDS; k++) {
+            for (uint32_t k = 0; k < ISA_REG_WORDS; k++) {
                 uint64_t v = use.w[k] | (out.w[k] & ~kill.w[k]);
                 if (v != live[i].w[k]) {
                     live[i].w[k] = v;
@@ -483,7 +483,7 @@ static void live_in_from_deps(const isa_program_t *p, const sm_deps_t *deps, cpu
     }
 }
 
-int cpu_live_in(const isa_program_t *p, cpu_regset_t *live, simt_err_t *err)
+int cpu_live_in(const isa_program_t *p, isa_regset_t *live, simt_err_t *err)
 {
     sm_deps_t *deps = calloc(p->ncode ? p->ncode : 1, sizeof *deps);
     if (!deps)
@@ -691,13 +691,13 @@ static void ctx_access(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, u
  * one core between barriers (cpu.h, "Barriers"). */
 static void save_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g, uint32_t pc)
 {
-    const cpu_regset_t *m = &r->live[pc + 1];
+    const isa_regset_t *m = &r->live[pc + 1];
     warp_t *w = &k->groups[g];
     uint64_t any = 0;
     for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
-        if (cpu_regset_has(m, reg))
+        if (isa_regset_has(m, reg))
             ctx_access(c, k, r, w, g, reg, 1);
-    for (uint32_t i = 0; i < CPU_REGSET_WORDS; i++)
+    for (uint32_t i = 0; i < ISA_REG_WORDS; i++)
         any |= m->w[i];
     k->fill[g] = *m;
     k->filled[g] = any != 0;
@@ -707,10 +707,10 @@ static void save_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g, u
  * registers (one SIMD load each; later instructions wait for them). */
 static void restore_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g)
 {
-    const cpu_regset_t *m = &k->fill[g];
+    const isa_regset_t *m = &k->fill[g];
     warp_t *w = &k->groups[g];
     for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
-        if (cpu_regset_has(m, reg))
+        if (isa_regset_has(m, reg))
             ctx_access(c, k, r, w, g, reg, 0);
     memset(&k->fill[g], 0, sizeof k->fill[g]);
     k->filled[g] = 0;

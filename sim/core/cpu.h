@@ -163,23 +163,12 @@ cpu_t *cpu_create(const cpu_desc_t *d, simt_err_t *err);
 void cpu_free(cpu_t *c);
 const cpu_desc_t *cpu_desc(const cpu_t *c);
 
-/* A set of registers %r0..%r254: bit r % 64 of w[r / 64]. */
-#define CPU_REGSET_WORDS ((ISA_NUM_REGS + 63) / 64)
-typedef struct cpu_regset {
-    uint64_t w[CPU_REGSET_WORDS];
-} cpu_regset_t;
-
-static inline int cpu_regset_has(const cpu_regset_t *s, uint32_t r)
-{
-    return (int)(s->w[r >> 6] >> (r & 63) & 1u);
-}
-
 /* Liveness of p's registers: live[pc] (pc = 0 .. p->ncode, so ncode + 1
  * entries) holds register r when r may be read at or after pc before it
  * is surely written (a guarded write does not count). The registers saved
  * and restored at a bar.sync at pc are live[pc + 1]. Fails only with
  * SIMT_E_NOMEM. */
-int cpu_live_in(const isa_program_t *p, cpu_regset_t *live, simt_err_t *err);
+int cpu_live_in(const isa_program_t *p, isa_regset_t *live, simt_err_t *err);
 
 /* Run kernel p over memory m (which the caller owns: the same mem_t type
  * a GPU uses, so data and addresses are the same as on a GPU). args: nargs

@@ -89,6 +89,7 @@
 
 #define ISA_NUM_REGS   255   /* %r0..%r254 per thread (255 is ISA_NO_REG) */
 #define ISA_NUM_PREDS  8     /* %p0..%p7 per thread */
+#define ISA_REG_WORDS  ((ISA_NUM_REGS + 63) / 64)  /* 64-bit words of an isa_regset_t */
 #define ISA_MAX_OPDS   4     /* operands per instruction */
 #define ISA_NAME_MAX   64    /* kernel, param, label and symbol names */
 #define ISA_MAX_PARAMS 32
@@ -167,6 +168,23 @@ typedef enum isa_op {
     OP_ST_CLUSTER,  /* st.cluster.shared.T [addr], a, rank                              */
     OP_COUNT
 } isa_op_t;
+
+/* A set of registers %r0..%r254: bit r % 64 of w[r / 64] (the CPU model's
+ * liveness, a warp's "pending write is a load" bits). */
+typedef struct isa_regset {
+    uint64_t w[ISA_REG_WORDS];
+} isa_regset_t;
+
+static inline int isa_regset_has(const isa_regset_t *s, uint32_t r)
+{
+    return (int)(s->w[r >> 6] >> (r & 63) & 1u);
+}
+
+static inline void isa_regset_put(isa_regset_t *s, uint32_t r, int on)
+{
+    uint64_t b = 1ull << (r & 63);
+    s->w[r >> 6] = on ? s->w[r >> 6] | b : s->w[r >> 6] & ~b;
+}
 
 /* Operand / access types, written as instruction suffixes. */
 typedef enum isa_type {

@@ -873,8 +873,8 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
             w->reg_ready[reg] = ready;
         if (d->dst_bits) {
-            uint64_t m = w->reg_mem[d->dst_word];
-            w->reg_mem[d->dst_word] = from_mem ? m | d->dst_bits : m & ~d->dst_bits;
+            uint64_t m = w->reg_mem.w[d->dst_word];
+            w->reg_mem.w[d->dst_word] = from_mem ? m | d->dst_bits : m & ~d->dst_bits;
         } else {
             for (uint32_t reg = d->dst; reg < (uint32_t)d->dst + d->dst_n; reg++)
                 warp_set_reg_mem(w, reg, from_mem);

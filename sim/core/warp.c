@@ -20,7 +20,7 @@ void warp_start(warp_t *w, uint32_t *regs, uint64_t *ready, uint32_t nregs, uint
     w->state = WARP_READY;
     w->next_issue = 0;
     memset(w->pred_ready, 0, sizeof w->pred_ready);
-    memset(w->reg_mem, 0, sizeof w->reg_mem);
+    memset(&w->reg_mem, 0, sizeof w->reg_mem);
     w->issued_at = UINT64_MAX;
 }
 

@@ -18,7 +18,6 @@
 
 #define WARP_SIZE      32
 #define WARP_STACK_MAX 72   /* deep enough for 32 lane splits plus nesting */
-#define WARP_REG_WORDS ((ISA_NUM_REGS + 63) / 64)  /* 64-bit words of a register bit set */
 
 typedef struct warp_entry {
     uint32_t pc;    /* next instruction for these lanes                  */
@@ -60,7 +59,7 @@ typedef struct warp {
                                    ready (cached: changes only when this
                                    warp issues or leaves a barrier)         */
     uint64_t issued_at;         /* cycle of its last issue (UINT64_MAX: none) */
-    uint64_t reg_mem[WARP_REG_WORDS]; /* bit r set: r's pending write is a load
+    isa_regset_t reg_mem;       /* r set: r's pending write is a load
                                    (warp_reg_mem, warp_set_reg_mem)         */
     uint32_t preds[ISA_NUM_PREDS]; /* predicate p as a 32-bit lane mask     */
     uint64_t pred_ready[ISA_NUM_PREDS]; /* cycle each predicate is written  */
@@ -79,13 +78,12 @@ static inline uint32_t warp_popcount(uint32_t v)
  * stall reason; and setting it when r's write is scheduled. */
 static inline int warp_reg_mem(const warp_t *w, uint32_t r)
 {
-    return (int)(w->reg_mem[r >> 6] >> (r & 63) & 1u);
+    return isa_regset_has(&w->reg_mem, r);
 }
 
 static inline void warp_set_reg_mem(warp_t *w, uint32_t r, int from_mem)
 {
-    uint64_t b = 1ull << (r & 63);
-    w->reg_mem[r >> 6] = from_mem ? w->reg_mem[r >> 6] | b : w->reg_mem[r >> 6] & ~b;
+    isa_regset_put(&w->reg_mem, r, from_mem);
 }
 
 /* Begin a warp with `lanes` threads (1..32) at pc 0; regs must hold

@@ -64,9 +64,9 @@ static void run(const cpu_desc_t *d, const char *src, uint32_t bx, cpu_stats_t *
 
 /* Registers %r0..%r63 of a set, or ~0 if it holds a higher one (these
  * kernels use none). */
-static uint64_t lo(const cpu_regset_t *s)
+static uint64_t lo(const isa_regset_t *s)
 {
-    for (uint32_t i = 1; i < CPU_REGSET_WORDS; i++)
+    for (uint32_t i = 1; i < ISA_REG_WORDS; i++)
         if (s->w[i])
             return ~0ull;
     return s->w[0];
@@ -78,7 +78,7 @@ static void test_liveness(void **state)
     (void)state;
     isa_program_t p;
     simt_err_t e;
-    cpu_regset_t live[32];
+    isa_regset_t live[32];
     assemble_lines(".param out\n"
                    "mov.u32 %r0, %tid.x;\n"          /* 0: read after the barrier   */
                    "mov.u32 %r1, 5;\n"               /* 1: read after the barrier   */
