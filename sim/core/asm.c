@@ -1117,8 +1117,10 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
 
     /* Type suffixes. */
     uint32_t mask = info->types;
+    /* the types of one whole register: vector elements and ld.param */
+    const uint32_t word_types = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
     if (m->vec) {
-        mask = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
+        mask = word_types;
         isa_type_t t = k < nsf ? parse_type(sf[k].s, sf[k].n) : T_COUNT;
         if (k < nsf && t != T_COUNT && !(mask & (1u << t)))
             return fail(a, sf[k].s - 1, "'.v%u' needs a 32-bit element type (.b32 .u32 .s32 "
@@ -1126,7 +1128,7 @@ static int parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
                         (unsigned)m->vec, (int)sf[k].n, sf[k].s);
     }
     if (m->op == OP_LD && m->space == SPACE_PARAM)
-        mask = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
+        mask = word_types;
     if (m->op == OP_ATOM) {
         if (m->aop == AOP_ADD)
             mask = (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
