@@ -74,8 +74,8 @@ function runner.run(n, opts)
   }
   local i = 1
   while i <= nsteps do
-    local step = L.lang == "zh" and string.format("第 %d 步，共 %d 步", i, nsteps)
-                                  or string.format("step %d of %d", i, nsteps)
+    -- both languages: the window's L key switches them while the step runs
+    local step = { en = string.format("step %d of %d", i, nsteps), zh = string.format("第 %d 步，共 %d 步", i, nsteps) }
     if not (opts.quiet and not simt.on_stage()) then simt.title(title, step) end
     t.steps[i](L)
     if L.window then

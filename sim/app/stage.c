@@ -73,7 +73,7 @@ struct stage {
     int mouse_x, mouse_y;
     double mouse_moved;           /* real seconds of the last motion          */
     int back;                     /* frames looked back while paused          */
-    char *title_en, *title_zh, *step, *say_en, *say_zh;
+    char *title_en, *title_zh, *step_en, *step_zh, *say_en, *say_zh;
     char status[1200];
     double status_until;          /* real seconds                             */
     slane_t lane[LSTAGE_MAX_LANES];
@@ -255,7 +255,8 @@ static void fill_model(stage_t *s)
     m->speed_us = speeds[s->speed];
     m->title_en = s->title_en;
     m->title_zh = s->title_zh;
-    m->step = s->step;
+    m->step_en = s->step_en;
+    m->step_zh = s->step_zh;
     m->say_en = s->say_en;
     m->say_zh = s->say_zh;
     m->status = s->status[0] && (s->headless || now_s() < s->status_until) ? s->status : NULL;
@@ -699,16 +700,19 @@ static void op_say(void *self, const char *en, const char *zh)
         draw(s);
 }
 
-static void op_title(void *self, const char *en, const char *zh, const char *step)
+static void op_title(void *self, const char *en, const char *zh, const char *step_en, const char *step_zh)
 {
     stage_t *s = self;
     free(s->title_en);
     free(s->title_zh);
-    free(s->step);
+    free(s->step_en);
+    free(s->step_zh);
     s->title_en = dup_str(en);
     s->title_zh = dup_str(zh);
-    s->step = dup_str(step);
+    s->step_en = dup_str(step_en);
+    s->step_zh = dup_str(step_zh);
     const char *shown = s->zh && zh ? zh : en;
+    const char *step = s->zh && step_zh ? step_zh : step_en;
     printf("== %s%s%s\n", shown ? shown : "", step ? "  " : "", step ? step : "");
     fflush(stdout);
 }
@@ -927,7 +931,8 @@ int stage_close(stage_t *s, simt_err_t *err)
     }
     free(s->title_en);
     free(s->title_zh);
-    free(s->step);
+    free(s->step_en);
+    free(s->step_zh);
     free(s->say_en);
     free(s->say_zh);
     free(s);

@@ -257,18 +257,21 @@ static int l_say(lua_State *L)
     return 0;
 }
 
-/* simt.title(text [, step]) */
+/* simt.title(text [, step]): both are a string or {en = ..., zh = ...} */
 static int l_title(lua_State *L)
 {
-    const char *en, *zh;
+    const char *en, *zh, *step_en = NULL, *step_zh = NULL;
     text_arg(L, 1, &en, &zh);
-    const char *step = luaL_optstring(L, 2, NULL);
+    if (!lua_isnoneornil(L, 2))
+        text_arg(L, 2, &step_en, &step_zh);
     const lstage_ops_t *ops = lstage_get(L);
     if (ops) {
-        ops->title(ops->self, en, zh, step);
+        ops->title(ops->self, en, zh, step_en, step_zh);
         return 0;
     }
-    const char *s = strcmp(current_lang(L), "zh") == 0 && zh ? zh : en;
+    int in_zh = strcmp(current_lang(L), "zh") == 0;
+    const char *s = in_zh && zh ? zh : en;
+    const char *step = in_zh && step_zh ? step_zh : step_en;
     printf("== %s%s%s\n", s, step ? "  " : "", step ? step : "");
     return 0;
 }

@@ -70,7 +70,7 @@ typedef struct lstage_ops {
     /* The lesson text, in both languages (zh may be NULL: en is shown). */
     void (*say)(void *self, const char *en, const char *zh);
     /* Title and step shown at the top ("Lesson 1: ...", "step 2 of 5"). */
-    void (*title)(void *self, const char *en, const char *zh, const char *step);
+    void (*title)(void *self, const char *en, const char *zh, const char *step_en, const char *step_zh);
     /* Hold the picture until the user goes on (Space, Right, PageDown)
      * or presses a knob key; returns the event name ("next", "sms_half",
      * ...), or NULL when there is nobody to wait for (headless). */

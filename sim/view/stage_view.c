@@ -271,9 +271,9 @@ static void draw_header(ctx_t *c, int h)
     int x = S(c, 16), y = (h - text_height(c->t, S(c, HEAD))) / 2;
     const char *title = tr(c, m->title_en ? m->title_en : "simtlab", m->title_zh);
     x += txt(c, title, x, y, HEAD, TEXT_BOLD, c->th.ink);
-    if (m->step) {
+    if (m->step_en) {
         x += S(c, 16);
-        txt(c, m->step, x, y + S(c, 3), BODY, TEXT_SANS, c->th.muted);
+        txt(c, tr(c, m->step_en, m->step_zh), x, y + S(c, 3), BODY, TEXT_SANS, c->th.muted);
     }
     /* right: the time scale, the state, the key hint */
     fmt_time(m->speed_us, a, sizeof a);
@@ -770,6 +770,21 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
 
 /* ---- the lesson panel, help and tooltips -------------------------------- */
 
+/* The lesson panel's height: 150 px (at zoom 1), more when the words need
+ * it (room for them at full size above the "go on" box and the knob and
+ * key lines), at most a third of the window; the runs get the rest. The
+ * same whether or not the lesson waits, so the layout does not jump. */
+static int lesson_height(ctx_t *c, int width, int height)
+{
+    const view_model_t *m = c->m;
+    const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
+    int ths = text_height(c->t, S(c, SMALL));
+    int words = text_draw_wrapped(c->t, say, 0, 0, width - S(c, 32), S(c, BODY), TEXT_SANS, c->th.ink, 0);
+    int need = S(c, 10) + words + S(c, 6) + 3 * ths + S(c, 10);
+    int h = need > S(c, 150) ? need : S(c, 150);
+    return h > height / 3 ? height / 3 : h;
+}
+
 static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
 {
     const view_model_t *m = c->m;
@@ -904,9 +919,7 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
     color(&c, c.th.bg);
     SDL_RenderClear(r);
     int head = S(&c, 52);
-    int lesson = S(&c, 150);
-    if (lesson > m->height / 3)
-        lesson = m->height / 3;
+    int lesson = lesson_height(&c, m->width, m->height);
     int body_y = head, body_h = m->height - head - lesson;
     int detail_w = m->detail ? S(&c, 360) : 0;
     if (detail_w > m->width / 2)

@@ -69,7 +69,7 @@ typedef struct view_model {
     int scrubbing;                 /* showing older frames (Left key)        */
     int waiting;                   /* the lesson waits for the user to go on */
     double speed_us;               /* simulated microseconds per real second */
-    const char *title_en, *title_zh, *step;
+    const char *title_en, *title_zh, *step_en, *step_zh; /* step: "step 2 of 4" */
     const char *say_en, *say_zh;   /* the lesson's words                     */
     const char *status;            /* a short line: "screenshot saved: ..."  */
     int mouse_x, mouse_y;          /* for tooltips (-1: none)                */

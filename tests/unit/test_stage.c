@@ -94,7 +94,7 @@ static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
         snprintf(lanes[k].kernel, sizeof lanes[k].kernel, "matmul_tiled16");
     }
     const lstage_ops_t *ops = stage_ops(st);
-    ops->title(ops->self, "test race", "测试比赛", "step 1 of 1");
+    ops->title(ops->self, "test race", "测试比赛", "step 1 of 1", "第 1 步，共 1 步");
     ops->say(ops->self, "One CPU core against a GPU with 2 SMs, on a 32 x 32 matrix multiply.",
              "一个 CPU 核心对一块有 2 个 SM 的 GPU，计算 32 x 32 的矩阵乘法。");
     assert_int_equal(ops->play(ops->self, lanes, 2, 0), LSTAGE_FINISHED);
