@@ -86,6 +86,11 @@ return {
                                 -- doi:10.1016/j.ultsonch.2023.106546; agrees with the A100
                                 -- whitepaper's "2.3x V100 L2 read bandwidth"
   dram_gbps = 2039,             -- [spec] 2,039 GB/s HBM2e
+  dram_channels = 16,           -- the model's 16 channels (not this part's real count)
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 192,       -- estimate, Little's law: 2,039 GB/s x 477 / 1.41 GHz =
                                 -- 690 KB in flight = 6.4 KB per SM = 200 sectors
   mem_bytes = 80000000000,      -- [spec] 80 GB HBM2e

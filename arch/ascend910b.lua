@@ -87,6 +87,11 @@ return {
   lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 4096,      -- estimate: ~7 TB/s at 1.8 GHz
   dram_gbps = 1600,             -- [spec] ~1,600 GB/s HBM2e (est.)
+  dram_channels = 16,           -- the model's 16 channels (not this part's real count)
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 768,       -- estimate, Little's law: 1,600 GB/s x 609 / 1.8 GHz =
                                 -- 541 KB in flight = 22 KB per core = 700 sectors
   mem_bytes = 64000000000,      -- [spec] 64 GB HBM2e

@@ -68,6 +68,11 @@ return {
   lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 64,       -- 64 GB/s at 1 GHz
   dram_gbps = 32,              -- 32 bytes per cycle: one sector per cycle
+  dram_channels = 16,           -- 16 channels
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 16,
   mem_bytes = 256 * 1024 * 1024, -- 256 MB
 

@@ -76,7 +76,7 @@ return {
   lat_smem = 29,                -- [h200] measured 29 cycles
   lat_l1 = 40,                  -- [h200] measured 40-46 cycles
   lat_l2 = 290,                 -- [h200] measured 287 cycles (near partition)
-  lat_dram = 670,               -- [h200] measured 672 cycles; HBM3 vs HBM3e: estimate, same
+  lat_dram = 662,               -- [h200] as h200 (672 measured, less its refresh wait); HBM3 vs HBM3e: estimate, same
 
   -- memory hierarchy
   smem_banks = 32,              -- [wp] 32 banks of 4 bytes
@@ -93,6 +93,11 @@ return {
   lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 5120,      -- [paper] as h200 (the same GH100 L2)
   dram_gbps = 3350,             -- [spec] 3,350 GB/s HBM3
+  dram_channels = 160,          -- [spec] pseudo-channels: 5 active HBM3 stacks x 16 channels x 2
+                                -- (JESD238), ~21 GB/s each
+  dram_efficiency = 1.0,        -- as h200: refresh (below) is the loss
+  dram_trefi_ns = 3900,         -- [spec] tREFI 3.9 us (JESD238 HBM3)
+  dram_refresh_ns = 300,           -- as h200 (not measured on this part)
   max_mem_inflight = 256,       -- estimate: as h200 (Little's law: 3,350 GB/s x 670 /
                                 -- 1.98 GHz = 1.1 MB in flight = 8.6 KB per SM = 268 sectors)
   mem_bytes = 80000000000,      -- [spec] 80 GB HBM3

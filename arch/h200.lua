@@ -77,7 +77,8 @@ return {
   lat_l2 = 286,                 -- [meas] L2 hit, near partition 287 cycles; calibrated: see
                                 -- arch/CALIBRATION.md (the slice transfer adds 1 cycle)
                                 -- (spread over both partitions: 500-530)
-  lat_dram = 670,               -- [meas] DRAM 672 cycles (1 GiB footprint)
+  lat_dram = 662,               -- [meas] DRAM 672 cycles (1 GiB footprint), less the 10-cycle
+                                -- average wait for refresh the chase sees (CALIBRATION.md)
 
   -- memory hierarchy
   smem_banks = 32,              -- [meas] 32 banks of 4 bytes (stride-33 padding removes conflicts)
@@ -99,6 +100,13 @@ return {
                                 -- a derived figure, not in our measurements (10.1 TB/s at
                                 -- 1.98 GHz). Was an estimate of 3,072 (CALIBRATION.md)
   dram_gbps = 4800,             -- [spec] 4,800 GB/s HBM3e (measured streaming read: 4,410 [meas])
+  dram_channels = 192,          -- [spec] pseudo-channels: 6 HBM3e stacks x 16 channels x 2
+                                -- (JESD238), 25 GB/s each (32 bits x 6.25 Gb/s)
+  dram_efficiency = 1.0,        -- the 8% the streaming read loses is refresh, modelled below
+  dram_trefi_ns = 3900,         -- [spec] tREFI 3.9 us (JESD238 HBM3)
+  dram_refresh_ns = 235,           -- fitted: the streaming ceiling (4,410 of 4,800 GB/s) sets the
+                                -- share of time refresh blocks a channel; arch/CALIBRATION.md
+                                -- "DRAM refresh and loaded latency"
   max_mem_inflight = 256,       -- estimate from Little's law with [meas]: 4,410 GB/s x
                                 -- 672 cycles / 1.98 GHz = 1.5 MB in flight = 11 KB per SM,
                                 -- about 350 sectors of 32 bytes

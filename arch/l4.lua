@@ -81,6 +81,11 @@ return {
   lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 1024,      -- estimate: ~2 TB/s at 2.04 GHz (large L2, narrow DRAM)
   dram_gbps = 300,              -- [spec] 300 GB/s GDDR6
+  dram_channels = 16,           -- the model's 16 channels (not this part's real count)
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 64,        -- estimate, Little's law: 300 GB/s x 759 / 2.04 GHz =
                                 -- 112 KB in flight = 1.9 KB per SM = 60 sectors
   mem_bytes = 24000000000,      -- [spec] 24 GB GDDR6

@@ -81,6 +81,11 @@ return {
   l2_bytes_per_clk = 2048,      -- estimate: ~5 TB/s at 2.52 GHz (about 5 x DRAM: Ada
                                 -- leans on its large L2)
   dram_gbps = 1008,             -- [spec] 1,008 GB/s GDDR6X
+  dram_channels = 16,           -- the model's 16 channels (not this part's real count)
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 128,       -- estimate, Little's law: 1,008 GB/s x 938 / 2.52 GHz =
                                 -- 375 KB in flight = 2.9 KB per SM = 92 sectors, rounded up
   mem_bytes = 24000000000,      -- [spec] 24 GB GDDR6X

@@ -80,6 +80,11 @@ return {
   lat_l2_far = 0,               -- unused with one partition
   l2_bytes_per_clk = 512,       -- estimate: about 2.5 x DRAM bandwidth
   dram_gbps = 320,              -- [spec] 320 GB/s GDDR6
+  dram_channels = 16,           -- the model's 16 channels (not this part's real count)
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 64,        -- estimate, Little's law: 320 GB/s x 592 / 1.59 GHz =
                                 -- 119 KB in flight = 3 KB per SM = 93 sectors
   mem_bytes = 16000000000,      -- [spec] 16 GB GDDR6

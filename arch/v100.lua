@@ -84,6 +84,11 @@ return {
   l2_bytes_per_clk = 2048,      -- [paper] 3,133 GB/s at 1,530 MHz: Table 3 of
                                 -- doi:10.1016/j.ultsonch.2023.106546
   dram_gbps = 900,              -- [spec] 900 GB/s HBM2
+  dram_channels = 16,           -- the model's 16 channels (not this part's real count)
+  dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
+                                -- modelled (4,410 of 4,800 GB/s)
+  dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
+  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
   max_mem_inflight = 128,       -- estimate, Little's law: 900 GB/s x 518 cycles / 1.53 GHz
                                 -- = 305 KB in flight = 3.8 KB per SM = 119 sectors
   mem_bytes = 32000000000,      -- [spec] 32 GB HBM2

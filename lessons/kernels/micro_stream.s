@@ -3,12 +3,10 @@
 // Measures: DRAM read bandwidth as a function of warps in flight (Little's
 //          law: bandwidth = bytes in flight / latency) and at full occupancy.
 // Maps to: reference/h200-measured.md "HBM read, streaming float4 loads" and
-//          the "HBM read GB/s" row of "Latency hiding with warps". The
-//          measured kernel has each thread load one float4 (16 bytes) per
-//          trip, 512 contiguous bytes per warp. Our ISA has 32-bit loads, so
-//          each trip issues 4 ld.global.f32 per thread at offsets 0, 128, 256
-//          and 384 bytes from the warp's base: the same 512 bytes (4 lines)
-//          per warp per trip, all in flight together, then summed.
+//          the "HBM read GB/s" row of "Latency hiding with warps". As the
+//          measured kernel, each thread loads one float4 (16 bytes, one
+//          ld.global.v4.f32) per trip: 512 contiguous bytes (4 lines) per
+//          warp per trip, then sums them.
 // Params:  A      device address of the data (bytes = 16 x threads x iters);
 //          iters  trips per thread (grid-stride: each trip advances by
 //                 16 bytes x all threads of the grid);
@@ -26,20 +24,13 @@
     mov.u32 %r4, %nctaid.x;
     mul.u32 %r4, %r4, %r1;             // threads in the grid
     shl.b32 %r4, %r4, 4;               // stride per trip: 16 bytes x threads
-    shr.u32 %r5, %r3, 5;               // global warp index
-    shl.b32 %r5, %r5, 9;               // warp base: 512 bytes per warp
-    and.b32 %r6, %r2, 31;              // lane
-    shl.b32 %r6, %r6, 2;
-    add.u32 %r5, %r5, %r6;             // + lane x 4
+    shl.b32 %r5, %r3, 4;               // this thread's float4: 16 bytes x i
     ld.param.u32 %r7, [A];
     add.u32 %r5, %r5, %r7;             // this lane's first address
     ld.param.u32 %r8, [iters];
     mov.f32 %r20, 0.0;
 LOOP:
-    ld.global.f32 %r10, [%r5];
-    ld.global.f32 %r11, [%r5+128];
-    ld.global.f32 %r12, [%r5+256];
-    ld.global.f32 %r13, [%r5+384];
+    ld.global.v4.f32 {%r10, %r11, %r12, %r13}, [%r5];
     sub.u32 %r8, %r8, 1;
     add.u32 %r5, %r5, %r4;
     setp.ne.u32 %p0, %r8, 0;

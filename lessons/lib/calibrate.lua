@@ -47,14 +47,15 @@ local function kernel(name)
   return kernel_cache[name]
 end
 
--- A GPU of `sms` SMs of the h200 preset whose chip-wide bandwidths and
--- power budget (tdp_watts, power_static_w: arch/CALIBRATION.md "Power and
+-- A GPU of `sms` SMs of the h200 preset whose chip-wide bandwidths (and
+-- DRAM channel count: each channel keeps its real 25 GB/s) and power budget (tdp_watts, power_static_w: arch/CALIBRATION.md "Power and
 -- sustained clocks") are scaled so that each SM sees the same share as on
 -- the whole chip: a few SMs then throttle exactly when the chip would.
 local function scaled_gpu(sms)
   local d = simt.gpu{arch = "h200"}.desc
   local f = sms / M.CHIP_SMS
   return simt.gpu{arch = "h200", sms = sms, dram_gbps = d.dram_gbps * f,
+                  dram_channels = math.max(1, math.floor(d.dram_channels * f + 0.5)),
                   l2_bytes_per_clk = d.l2_bytes_per_clk * f,
                   tdp_watts = d.tdp_watts * f, power_static_w = d.power_static_w * f}
 end
@@ -77,21 +78,30 @@ function M.sm_scaling(o)
 end
 
 -- 2. Latency hiding: 32 x W threads per block, one block per SM (W = 64:
--- two blocks of 1024). Curves normalised to their W = 64 value.
+-- two blocks of 1024). Curves normalised to their W = 64 value. The FMA
+-- curves run on a few SMs (each SM is alone with its warps); the HBM curve
+-- on the whole chip, as measured: its shape comes from the 192 DRAM
+-- channels and their refresh windows (arch/CALIBRATION.md "DRAM refresh
+-- and loaded latency"), which a few SMs' share of them would not show.
 function M.hiding(o)
   local meas = M.measured.hiding
   local g = scaled_gpu(o.sms)
   local out = g:tensor{o.sms * 2048}
-  local A = g:tensor{o.sms * 2048 * 4 * o.stream_iters}
+  local chip = simt.gpu{arch = "h200"}
+  local n = M.CHIP_SMS
+  local chip_out = chip:tensor{n * 2048}
+  local A = chip:tensor{n * 2048 * 4 * o.stream_iters}
   local curves = { fma1 = {}, fma8 = {}, hbm = {} }
   for i, W in ipairs(meas.warps) do
     local grid, block = o.sms, 32 * W
     if W == 64 then grid, block = 2 * o.sms, 1024 end
-    local cfg = {grid = grid, block = block, check = false}  -- micro_stream reads unwritten memory
+    local cfg = {grid = grid, block = block}
     local f = M.CHIP_SMS / o.sms          -- per-SM figures -> whole chip
     curves.fma1[i] = g:launch(kernel("micro_fma1"), cfg, o.fma1_iters, out).tflops * f
     curves.fma8[i] = g:launch(kernel("micro_fma8"), cfg, o.fma_iters, out).tflops * f
-    curves.hbm[i] = g:launch(kernel("micro_stream"), cfg, A, o.stream_iters, out).dram_gbs * f
+    local ccfg = {grid = W == 64 and 2 * n or n, block = block,
+                  check = false}          -- micro_stream reads unwritten memory
+    curves.hbm[i] = chip:launch(kernel("micro_stream"), ccfg, A, o.stream_iters, chip_out).dram_gbs
   end
   local res = { title = "Latency hiding with warps (whole-chip equivalent; norm = value / value at 64 warps)",
                 curves = {} }
@@ -289,10 +299,10 @@ end
 function M.options(quick)
   if quick then
     return { quick = true, sms = 4, ceiling_sms = 4, fma_iters = 8, fma1_iters = 16,
-             stream_iters = 8, work_iters = 32, chase_steps = 128, tc_iters = 32, stride_iters = 4 }
+             stream_iters = 16, work_iters = 32, chase_steps = 128, tc_iters = 32, stride_iters = 4 }
   end
   return { quick = false, sms = 8, ceiling_sms = 132, fma_iters = 32, fma1_iters = 64,
-           stream_iters = 16, work_iters = 64, chase_steps = 512, tc_iters = 128, stride_iters = 8 }
+           stream_iters = 32, work_iters = 64, chase_steps = 512, tc_iters = 128, stride_iters = 8 }
 end
 
 function M.run(opts)

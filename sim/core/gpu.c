@@ -265,6 +265,10 @@ void gpu_desc_default(gpu_desc_t *d)
     d->lat_l2_far = 0;          /* unused with one partition */
     d->l2_bytes_per_clk = 64.0;
     d->dram_gbps = 32.0;
+    d->dram_channels = 16;
+    d->dram_efficiency = 0.92;
+    d->dram_trefi_ns = 0.0;     /* refresh not modelled */
+    d->dram_refresh_ns = 0.0;
     d->max_mem_inflight = 16;
     d->mem_bytes = 256ull << 20;
     d->tdp_watts = 10.0;
@@ -339,6 +343,10 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
          check_u("dram_fetch_bytes", d->dram_fetch_bytes, d->sector_bytes, d->line_bytes, err)) ||
         check_f("l2_bytes_per_clk", d->l2_bytes_per_clk, 1.0, 1e6, err) ||
         check_f("dram_gbps", d->dram_gbps, 0.1, 1e6, err) ||
+        check_u("dram_channels", d->dram_channels, 1, 4096, err) ||
+        check_f("dram_efficiency", d->dram_efficiency, 0.01, 1.0, err) ||
+        check_f("dram_trefi_ns", d->dram_trefi_ns, 0.0, 1e9, err) ||
+        check_f("dram_refresh_ns", d->dram_refresh_ns, 0.0, 1e9, err) ||
         check_u("max_mem_inflight", d->max_mem_inflight, 1, 65536, err) ||
         check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
         check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
@@ -370,6 +378,10 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
     if (d->dram_fetch_bytes && !is_pow2(d->dram_fetch_bytes))
         return simt_errf(err, SIMT_E_USAGE, "GPU field 'dram_fetch_bytes' (%" PRIu32 ") must be a power of two "
                          "(or 0: the sector size)", d->dram_fetch_bytes);
+    if (d->dram_trefi_ns > 0.0 && !(d->dram_refresh_ns < d->dram_trefi_ns))
+        return simt_errf(err, SIMT_E_USAGE, "GPU field 'dram_refresh_ns' (%g) must be shorter than "
+                         "'dram_trefi_ns' (%g), the time between two refreshes", d->dram_refresh_ns,
+                         d->dram_trefi_ns);
     if (d->l1_bytes % (d->line_bytes * d->l1_assoc) || d->l2_bytes % (d->line_bytes * d->l2_assoc))
         return simt_errf(err, SIMT_E_USAGE, "GPU cache sizes must be multiples of line_bytes x assoc "
                          "(l1_bytes %" PRIu32 ", l2_bytes %" PRIu32 ")", d->l1_bytes, d->l2_bytes);
@@ -827,7 +839,10 @@ double gpu_run_peak_bytes_per_cycle(const gpu_run_t *r, gpu_level_t lv)
 {
     uint32_t n;
     double per_tick = level_bytes_per_tick(r, lv, &n);
-    return per_tick * MEMSYS_TICKS_PER_CYCLE * n;
+    double peak = per_tick * MEMSYS_TICKS_PER_CYCLE * n;
+    if (lv == GPU_LEVEL_DRAM)   /* less the time the channels spend refreshing (dram.h) */
+        peak *= dram_busy_fraction_max(&r->g->memsys.dram);
+    return peak;
 }
 
 double gpu_run_take_bytes(const gpu_run_t *r, gpu_level_t lv, uint64_t until_cycle)

@@ -100,6 +100,12 @@ typedef struct gpu_desc {
                                       the SMs attached to them (memsys.h)    */
     double l2_bytes_per_clk;       /* L2 bandwidth, whole chip               */
     double dram_gbps;              /* DRAM bandwidth, GB/s (1e9 bytes/s)     */
+    uint32_t dram_channels;        /* independent DRAM channels (an HBM
+                                      part's pseudo-channels: 192 on H200)   */
+    double dram_efficiency;        /* usable fraction of dram_gbps, (0, 1]   */
+    double dram_trefi_ns;          /* a channel refreshes once per tREFI;
+                                      0 = refresh not modelled (dram.h)      */
+    double dram_refresh_ns;        /* each refresh blocks its channel this long */
     uint32_t max_mem_inflight;     /* outstanding memory requests per SM     */
     uint64_t mem_bytes;            /* device memory capacity                 */
     /* the power limit of the power model below (with a model: the clock a
@@ -279,7 +285,8 @@ typedef enum gpu_level {
     GPU_LEVEL_COUNT
 } gpu_level_t;
 /* The most bytes per cycle a level can move (the whole chip; DRAM: the
- * usable rate, dram_gbps x efficiency). */
+ * usable rate, dram_gbps x efficiency, less the share of time refresh
+ * takes). */
 double gpu_run_peak_bytes_per_cycle(const gpu_run_t *r, gpu_level_t lv);
 /* Bytes level lv moved in the cycles since the last call, up to (not
  * including) until_cycle, which must be at most the current cycle. One

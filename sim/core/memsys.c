@@ -33,9 +33,11 @@ void memsys_cfg_from_desc(memsys_cfg_t *c, const gpu_desc_t *d)
     c->l2_bytes_per_clk = d->l2_bytes_per_clk;
     c->l2_slices = 0;
     c->dram_gbps = d->dram_gbps;
-    c->dram_efficiency = 0.92;   /* H200: 4,410 of 4,800 GB/s streamed */
-    c->dram_channels = 16;
+    c->dram_efficiency = d->dram_efficiency;
+    c->dram_channels = d->dram_channels;
     c->dram_interleave = 256;
+    c->dram_trefi_ns = d->dram_trefi_ns;
+    c->dram_refresh_ns = d->dram_refresh_ns;
     c->max_mem_inflight = d->max_mem_inflight;
 }
 
@@ -145,6 +147,8 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
     dc.bytes_per_cycle = memsys_dram_bytes_per_cycle(cfg);
     dc.latency = cfg->lat_dram;
     dc.ticks_per_cycle = T;
+    dc.refresh_interval = cfg->dram_trefi_ns * cfg->clock_mhz / 1000.0;
+    dc.refresh_cycles = cfg->dram_trefi_ns > 0.0 ? cfg->dram_refresh_ns * cfg->clock_mhz / 1000.0 : 0.0;
     if (dram_init(&ms->dram, &dc, err) != 0)
         goto fail;
     return 0;
@@ -699,14 +703,19 @@ uint64_t memsys_writeback_all(memsys_t *ms, uint64_t end, uint64_t *done)
     if (ms->parts == 2)
         sectors += cache_clean_each(&ms->l2b, wb_line, &acc);
     /* Each channel writes its share in the time it was idle during the
-     * launch; what does not fit runs past the end (memsys.h). */
+     * launch; what does not fit runs past the end (memsys.h). Refresh
+     * counts at its average share of time (frac), not window by window: a
+     * window open at the launch's end would otherwise add its rest to a
+     * short kernel whose few dirty lines a real L2 writes back later. */
+    double frac = dram_busy_fraction_max(&ms->dram);
     for (uint32_t ch = 0; ch < nch; ch++) {
         if (!t[ch])
             continue;
         uint64_t busy = ms->dram.busy_ticks[ch];
-        uint64_t idle = end * T > busy ? end * T - busy : 0;
+        uint64_t open = (uint64_t)((double)(end * T) * frac);
+        uint64_t idle = open > busy ? open - busy : 0;
         uint64_t over = t[ch] > idle ? t[ch] - idle : 0;
-        uint64_t f = max_u64(end * T, ms->dram.free_at[ch]) + over;
+        uint64_t f = max_u64(end * T, ms->dram.free_at[ch]) + (uint64_t)((double)over / frac);
         finish = max_u64(finish, f);
         ms->dram.busy_ticks[ch] += t[ch];
     }

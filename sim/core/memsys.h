@@ -48,7 +48,8 @@
  *      Hopper: 2 sectors; the other missed sectors of the lookup in that
  *      block come with it, the rest of the block is filled clean; sectors
  *      already in L2 are not fetched again), one channel access of that many
- *      bursts; ready = channel start + transfer + lat_dram. Dirty L2 victims
+ *      bursts; ready = channel start (after a refresh window it meets:
+ *      dram.h "Refresh") + transfer + lat_dram. Dirty L2 victims
  *      are written back (bandwidth only). What is still dirty at the end of
  *      a launch is written back in the channels' idle time, and the launch
  *      lasts until it could be (memsys_writeback_all).
@@ -79,8 +80,9 @@
  * lat_smem + those cycles - 1 after the start.
  *
  * Not modelled (said here so lessons can say it): the L1 data path width
- * for wide accesses beyond one line per cycle, DRAM row buffers and
- * read/write turnaround (folded into dram_efficiency), partial-sector
+ * for wide accesses beyond one line per cycle, DRAM banks, row buffers
+ * and read/write turnaround (folded into dram_efficiency and the refresh
+ * windows), partial-sector
  * stores (a store writes whole sectors in L2). The two L2 partitions of
  * Ampere/Hopper are an option (l2_partitions, below) that every preset
  * leaves off (arch/CALIBRATION.md "Near/far L2 partitions").
@@ -123,9 +125,11 @@ typedef struct memsys_cfg {
                                    round(l2_bytes_per_clk / sector_bytes),
                                    clamped to 1..128                         */
     double dram_gbps;           /* datasheet DRAM bandwidth, 1e9 bytes/s     */
-    double dram_efficiency;     /* usable fraction of dram_gbps (0.92), (0,1] */
-    uint32_t dram_channels;     /* DRAM channels (16)                        */
+    double dram_efficiency;     /* usable fraction of dram_gbps, (0,1]       */
+    uint32_t dram_channels;     /* DRAM channels (h200: 192 pseudo-channels) */
     uint32_t dram_interleave;   /* bytes per channel block (256)             */
+    double dram_trefi_ns;       /* refresh interval per channel; 0 = none    */
+    double dram_refresh_ns;     /* how long a refresh blocks its channel     */
     uint32_t max_mem_inflight;  /* MSHRs: L1 miss lines in flight per SM     */
 } memsys_cfg_t;
 
@@ -214,9 +218,9 @@ typedef struct memsys {
  * half (a near copy is not updated: the data is functional, only its
  * timing would differ). Each half has l2_bytes / 2. */
 
-/* Fill c from a GPU description: copies the memory fields and sets the
- * model's own choices (dram_efficiency 0.92, 16 DRAM channels interleaved
- * every 256 bytes, l2_slices 0 = derived). */
+/* Fill c from a GPU description: copies the memory fields (with the DRAM's
+ * channels, efficiency and refresh) and sets the model's own choices
+ * (channels interleaved every 256 bytes, l2_slices 0 = derived). */
 void memsys_cfg_from_desc(memsys_cfg_t *c, const struct gpu_desc *d);
 
 /* Build the memory system: all caches empty, all timelines idle, all

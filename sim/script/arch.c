@@ -62,6 +62,7 @@ static const arch_field_t arch_fields[] = {
     F(smem_banks, K_U32), F(l1_bytes, K_U32), F(l1_assoc, K_U32),
     F(l2_bytes, K_U32), F(l2_assoc, K_U32), F(line_bytes, K_U32),
     F(sector_bytes, K_U32), F(dram_fetch_bytes, K_U32), F(l2_partitions, K_U32), F(lat_l2_far, K_U32), F(l2_bytes_per_clk, K_DBL), F(dram_gbps, K_DBL),
+    F(dram_channels, K_U32), F(dram_efficiency, K_DBL), F(dram_trefi_ns, K_DBL), F(dram_refresh_ns, K_DBL),
     F(max_mem_inflight, K_U32), F(mem_bytes, K_U64),
     F(tdp_watts, K_DBL), F(price_per_hour, K_DBL), F(launch_us, K_DBL),
     F(power_static_w, K_DBL), F(power_pj_instr, K_DBL), F(power_pj_fp32, K_DBL),

@@ -70,8 +70,8 @@ do
   expect(near(r.energy_j, r.avg_power_w * r.time_us * 1e-6, 1e-9), "energy = power x time")
   expect(r.cycles > 0 and r.time_us_boost == r.cycles / d.clock_mhz, "cycles stay the boost-clock model's")
   -- the same launch with the limit out of reach: the boost clock, same cycles
-  local g2 = simt.gpu{ arch = "h200", sms = sms, dram_gbps = d.dram_gbps / f, l2_bytes_per_clk = d.l2_bytes_per_clk / f,
-                       tdp_watts = 1e5 }
+  local g2 = simt.gpu{ arch = "h200", sms = sms, dram_gbps = d.dram_gbps / f, dram_channels = g.desc.dram_channels,
+                       l2_bytes_per_clk = d.l2_bytes_per_clk / f, tdp_watts = 1e5 }
   local A2 = g2:tensor{ n, n, dtype = "f16", init = "random", seed = 1, lo = -1, hi = 1 }
   local B2 = g2:tensor{ n, n, dtype = "f16", init = "random", seed = 2, lo = -1, hi = 1 }
   local C2 = g2:tensor{ n, n }

@@ -687,6 +687,8 @@ static void test_cfg_from_desc_and_errors(void **state)
     d.sector_bytes = 32;
     d.l2_bytes_per_clk = 2816.0;
     d.dram_gbps = 4800.0;
+    d.dram_channels = 16;
+    d.dram_efficiency = 0.92;
     d.max_mem_inflight = 256;
     memsys_cfg_from_desc(&c, &d);
     assert_int_equal(c.sms, 132);
@@ -698,6 +700,15 @@ static void test_cfg_from_desc_and_errors(void **state)
     assert_int_equal(c.dram_interleave, 256);
     memsys_cfg_t h = h200_cfg();
     assert_memory_equal(&c, &h, sizeof c);      /* same as the hand-made one */
+    d.dram_channels = 192;                      /* the preset's DRAM fields are copied */
+    d.dram_trefi_ns = 3900.0;
+    d.dram_refresh_ns = 235.0;
+    memsys_cfg_from_desc(&c, &d);
+    assert_int_equal(c.dram_channels, 192);
+    assert_true(c.dram_trefi_ns == 3900.0 && c.dram_refresh_ns == 235.0);
+    d.dram_channels = 16;
+    d.dram_trefi_ns = d.dram_refresh_ns = 0.0;
+    memsys_cfg_from_desc(&c, &d);
 
     c.max_mem_inflight = 0;
     assert_int_equal(memsys_init(&ms, &c, &err), -1);
