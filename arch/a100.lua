@@ -90,7 +90,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 192,       -- estimate, Little's law: 2,039 GB/s x 477 / 1.41 GHz =
                                 -- 690 KB in flight = 6.4 KB per SM = 200 sectors
   mem_bytes = 80000000000,      -- [spec] 80 GB HBM2e

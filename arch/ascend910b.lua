@@ -91,7 +91,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 768,       -- estimate, Little's law: 1,600 GB/s x 609 / 1.8 GHz =
                                 -- 541 KB in flight = 22 KB per core = 700 sectors
   mem_bytes = 64000000000,      -- [spec] 64 GB HBM2e

@@ -97,7 +97,7 @@ return {
                                 -- (JESD238), ~21 GB/s each
   dram_efficiency = 1.0,        -- as h200: refresh (below) is the loss
   dram_trefi_ns = 3900,         -- [spec] tREFI 3.9 us (JESD238 HBM3)
-  dram_refresh_ns = 300,           -- as h200 (not measured on this part)
+  dram_refresh_ns = 235,        -- as h200 (not measured on this part)
   max_mem_inflight = 256,       -- estimate: as h200 (Little's law: 3,350 GB/s x 670 /
                                 -- 1.98 GHz = 1.1 MB in flight = 8.6 KB per SM = 268 sectors)
   mem_bytes = 80000000000,      -- [spec] 80 GB HBM3

@@ -77,8 +77,8 @@ return {
   lat_l2 = 286,                 -- [meas] L2 hit, near partition 287 cycles; calibrated: see
                                 -- arch/CALIBRATION.md (the slice transfer adds 1 cycle)
                                 -- (spread over both partitions: 500-530)
-  lat_dram = 662,               -- [meas] DRAM 672 cycles (1 GiB footprint), less the 10-cycle
-                                -- average wait for refresh the chase sees (CALIBRATION.md)
+  lat_dram = 662,               -- [meas] DRAM 672 cycles (1 GiB footprint), less the ~8 cycles
+                                -- the chase waits for refreshing channels on average (CALIBRATION.md)
 
   -- memory hierarchy
   smem_banks = 32,              -- [meas] 32 banks of 4 bytes (stride-33 padding removes conflicts)
@@ -104,7 +104,7 @@ return {
                                 -- (JESD238), 25 GB/s each (32 bits x 6.25 Gb/s)
   dram_efficiency = 1.0,        -- the 8% the streaming read loses is refresh, modelled below
   dram_trefi_ns = 3900,         -- [spec] tREFI 3.9 us (JESD238 HBM3)
-  dram_refresh_ns = 235,           -- fitted: the streaming ceiling (4,410 of 4,800 GB/s) sets the
+  dram_refresh_ns = 235,        -- fitted: the streaming ceiling (4,410 of 4,800 GB/s) sets the
                                 -- share of time refresh blocks a channel; arch/CALIBRATION.md
                                 -- "DRAM refresh and loaded latency"
   max_mem_inflight = 256,       -- estimate from Little's law with [meas]: 4,410 GB/s x

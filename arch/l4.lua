@@ -85,7 +85,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 64,        -- estimate, Little's law: 300 GB/s x 759 / 2.04 GHz =
                                 -- 112 KB in flight = 1.9 KB per SM = 60 sectors
   mem_bytes = 24000000000,      -- [spec] 24 GB GDDR6

@@ -100,7 +100,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 192,       -- estimate, Little's law: 5,300 GB/s x 850 / 2.1 GHz =
                                 -- 2.1 MB in flight = 7 KB per CU = 220 sectors
   mem_bytes = 192000000000,     -- [spec] 192 GB HBM3

@@ -85,7 +85,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 128,       -- estimate, Little's law: 1,008 GB/s x 938 / 2.52 GHz =
                                 -- 375 KB in flight = 2.9 KB per SM = 92 sectors, rounded up
   mem_bytes = 24000000000,      -- [spec] 24 GB GDDR6X

@@ -84,7 +84,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 64,        -- estimate, Little's law: 320 GB/s x 592 / 1.59 GHz =
                                 -- 119 KB in flight = 3 KB per SM = 93 sectors
   mem_bytes = 16000000000,      -- [spec] 16 GB GDDR6

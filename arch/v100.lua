@@ -88,7 +88,7 @@ return {
   dram_efficiency = 0.92,       -- usable fraction, as the h200 measured before refresh was
                                 -- modelled (4,410 of 4,800 GB/s)
   dram_trefi_ns = 0,            -- refresh not modelled on this part (folded into
-  dram_refresh_ns = 0,          -- dram_efficiency; arch/CALIBRATION.md "DRAM refresh")
+  dram_refresh_ns = 0,          -- dram_efficiency; CALIBRATION.md "DRAM refresh and loaded latency")
   max_mem_inflight = 128,       -- estimate, Little's law: 900 GB/s x 518 cycles / 1.53 GHz
                                 -- = 305 KB in flight = 3.8 KB per SM = 119 sectors
   mem_bytes = 32000000000,      -- [spec] 32 GB HBM2

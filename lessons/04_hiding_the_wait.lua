@@ -85,23 +85,43 @@ return {
       local n = #ws
       L.mem_w80 = first_reaching(ws, gbs, 0.8)
       L.f1_w80, L.f8_w80 = first_reaching(ws, f1, 0.8), first_reaching(ws, f8, 0.8)
+      -- Little's law backwards: the cycles one warp's 512-byte load took =
+      -- bytes in flight per SM / bytes per cycle per SM
+      local mhz = g.desc.clock_mhz
+      local function wait_cycles(i, v) return ws[i] * 512 / (v[i] * 1000 / mhz) end
+      local wait_en, wait_zh = "", ""
+      if n >= 6 then
+        L.wait1, L.wait32 = wait_cycles(1, gbs), wait_cycles(6, gbs)
+        local real1, real32 = wait_cycles(1, real_gbs), wait_cycles(6, real_gbs)
+        wait_en = string.format(" Each load waited %.0f cycles with 1 warp, %.0f with 32 (Little's law; the real "
+          .. "H200: %.0f, %.0f): the busier the memory, the longer the wait, as each channel pauses now and then to "
+          .. "refresh and loads queue behind the pause.", L.wait1, L.wait32, real1, real32)
+        wait_zh = string.format("每次读取在 1 个 warp 时等 %.0f 个周期，32 个 warp 时等 %.0f 个（利特尔定律；真实 H200："
+          .. "%.0f、%.0f）：显存越忙，等得越久，因为每个通道时不时要停下来刷新，读取在停顿后面排队。",
+          L.wait1, L.wait32, real1, real32)
+      end
       L.say{
         en = string.format("Memory: %.1f GB/s per SM with 1 warp, %.1f with %d (the real H200: %.1f and %.1f). Each "
           .. "warp keeps only so many bytes in flight, so bandwidth grows with the warps until the memory itself is "
-          .. "the limit. Arithmetic: with one dependent chain a warp waits for its own last result; it took %d warps "
+          .. "the limit.%s Arithmetic: with one dependent chain a warp waits for its own last result; it took %d warps "
           .. "to reach 80%% of the best rate. With 8 independent chains each warp always has work: %d warps were "
           .. "enough (the real H200 shows the same: 8 warps reach 55.9 of 60 TFLOP/s with 8 chains, 21.5 with one).",
-          gbs[1], gbs[n], ws[n], real_gbs[1], real_gbs[n], L.f1_w80 or -1, L.f8_w80 or -1),
+          gbs[1], gbs[n], ws[n], real_gbs[1], real_gbs[n], wait_en, L.f1_w80 or -1, L.f8_w80 or -1),
         zh = string.format("访存：1 个 warp 时每个 SM %.1f GB/s，%d 个 warp 时 %.1f GB/s（真实 H200：%.1f 和 %.1f）。"
-          .. "每个 warp 同时在路上的字节有限，所以带宽随 warp 数增长，直到内存本身成为瓶颈。算术：只有一条依赖链时，"
+          .. "每个 warp 同时在路上的字节有限，所以带宽随 warp 数增长，直到内存本身成为瓶颈。%s算术：只有一条依赖链时，"
           .. "warp 要等自己的上一个结果；要 %d 个 warp 才能达到最高速度的 80%%。有 8 条独立链时，每个 warp 总有活干："
           .. "%d 个 warp 就够了（真实 H200 也一样：8 个 warp 时 8 条链达到 55.9/60 TFLOP/s，1 条链只有 21.5）。",
-          gbs[1], ws[n], gbs[n], real_gbs[1], real_gbs[n], L.f1_w80 or -1, L.f8_w80 or -1),
+          gbs[1], ws[n], gbs[n], real_gbs[1], real_gbs[n], wait_zh, L.f1_w80 or -1, L.f8_w80 or -1),
       }
       if n >= 5 then
         L.expect(gbs[5] >= 8 * gbs[1], { en = "16 warps move at least 8x the bytes of one warp",
                                          zh = "16 个 warp 搬运的字节至少是 1 个 warp 的 8 倍" },
                  string.format("%.1f vs %.1f GB/s per SM", gbs[5], gbs[1]))
+      end
+      if n >= 6 then
+        L.expect(L.wait32 >= 1.2 * L.wait1, { en = "a load waits longer when 32 warps share the memory than when one does",
+                                               zh = "32 个 warp 共用显存时，每次读取比只有 1 个 warp 时等得更久" },
+                 string.format("%.0f vs %.0f cycles", L.wait32, L.wait1))
       end
       for i = 2, n do
         L.expect(gbs[i] >= gbs[i - 1], { en = "more warps never lower the bandwidth", zh = "warp 越多，带宽不会变低" },
