@@ -33,7 +33,7 @@ M.measured = {
   bank = { strides = {1, 2, 4, 8, 16, 32, 33},
            ms = {0.076, 0.141, 0.274, 0.538, 1.081, 2.130, 0.076} },
   latency = { fma = 4.4, smem = 29, l1 = {40, 46}, l2 = 287, l2_far = {500, 530}, dram = 672 },
-  ceilings = { chip_tflops = 60.3, sm_gflops = 449, hbm_gbs = 4410 },
+  ceilings = { chip_tflops = 60.3, sm_gflops = 449, hbm_gbs = 4410, copy_gbs = 4215 },
   -- warp-level mma.sync (WMMA 16x16x16, 4 independent accumulators)
   tensor = { warps = {1, 2, 4, 8, 16}, f16 = {134, 270, 536, 613, 621},
              chip = { f16 = 626, bf16 = 595, tf32 = 229 } },   -- 2 blocks x 8 warps per SM
@@ -206,6 +206,15 @@ function M.ceilings(o)
   r = g:launch(kernel("micro_stream"), {grid = 2 * sms, block = 1024, check = false}, A, o.stream_iters, out)
   rows[#rows + 1] = { label = "HBM streaming read (GB/s)", sim = r.dram_gbs * f, meas = meas.hbm_gbs,
                       clock = r.clock_mhz_sustained, watts = r.avg_power_w * f }
+  -- device-to-device copy, bytes read + written: twice the L2 or more, so
+  -- the stores evict dirty lines and their write-backs share the DRAM
+  -- (memsys.h "write-back buffer")
+  local n = o.copy_floats
+  local src, dst = g:tensor{n}, g:tensor{n}
+  r = g:launch(kernel("copy_strided"), {grid = n // 256, block = 256, check = false}, src, dst, 1, n)
+  rows[#rows + 1] = { label = string.format("HBM copy, %d MB (GB/s read + written)", 8 * n // 1000000),
+                      sim = r.dram_gbs * f, meas = meas.copy_gbs,
+                      clock = r.clock_mhz_sustained, watts = r.avg_power_w * f }
   return { title = "Ceilings", rows = rows }
 end
 
@@ -299,10 +308,10 @@ end
 function M.options(quick)
   if quick then
     return { quick = true, sms = 4, ceiling_sms = 4, fma_iters = 8, fma1_iters = 16,
-             stream_iters = 16, work_iters = 32, chase_steps = 128, tc_iters = 32, stride_iters = 4 }
+             stream_iters = 16, copy_floats = 1 << 24, work_iters = 32, chase_steps = 128, tc_iters = 32, stride_iters = 4 }
   end
   return { quick = false, sms = 8, ceiling_sms = 132, fma_iters = 32, fma1_iters = 64,
-           stream_iters = 32, work_iters = 64, chase_steps = 512, tc_iters = 128, stride_iters = 8 }
+           stream_iters = 32, copy_floats = 1 << 25, work_iters = 64, chase_steps = 512, tc_iters = 128, stride_iters = 8 }
 end
 
 function M.run(opts)

@@ -116,7 +116,9 @@ int memsys_init(memsys_t *ms, const memsys_cfg_t *cfg, simt_err_t *err)
     ms->sm = calloc(cfg->sms, sizeof *ms->sm);
     ms->mshr_pool = calloc((size_t)cfg->sms * cfg->max_mem_inflight, sizeof *ms->mshr_pool);
     ms->slice_free = calloc(ms->l2_slices, sizeof *ms->slice_free);
-    if (!ms->sm || !ms->mshr_pool || !ms->slice_free) {
+    ms->wb_ring = calloc((size_t)ms->l2_slices * MEMSYS_WB_LINES, sizeof *ms->wb_ring);
+    ms->wb_head = calloc(ms->l2_slices, sizeof *ms->wb_head);
+    if (!ms->sm || !ms->mshr_pool || !ms->slice_free || !ms->wb_ring || !ms->wb_head) {
         simt_errf(err, SIMT_E_NOMEM, "memsys: out of host memory");
         goto fail;
     }
@@ -169,9 +171,13 @@ void memsys_free(memsys_t *ms)
     free(ms->sm);
     free(ms->mshr_pool);
     free(ms->slice_free);
+    free(ms->wb_ring);
+    free(ms->wb_head);
     ms->sm = NULL;
     ms->mshr_pool = NULL;
     ms->slice_free = NULL;
+    ms->wb_ring = NULL;
+    ms->wb_head = NULL;
 }
 
 /* The L2 half a slice belongs to (memsys.h "L2 partitions"): slices
@@ -204,6 +210,8 @@ void memsys_reset(memsys_t *ms, int flush_caches)
     memset(ms->mshr_pool, 0,
            (size_t)ms->cfg.sms * ms->cfg.max_mem_inflight * sizeof *ms->mshr_pool);
     memset(ms->slice_free, 0, ms->l2_slices * sizeof *ms->slice_free);
+    memset(ms->wb_ring, 0, (size_t)ms->l2_slices * MEMSYS_WB_LINES * sizeof *ms->wb_ring);
+    memset(ms->wb_head, 0, ms->l2_slices * sizeof *ms->wb_head);
     for (uint32_t p = 0; p < ms->parts; p++) {
         cache_t *c = part_tags(ms, p);
         if (flush_caches)
@@ -259,14 +267,16 @@ static uint32_t l2_slice(const memsys_t *ms, uint32_t line_addr)
 }
 
 /* Write the dirty sectors of an evicted L2 line back to DRAM, starting no
- * earlier than tick `now`. Returns the latest channel start tick (0 when
- * nothing was dirty). */
-static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint64_t now,
+ * earlier than tick `now`, through slice `slice`'s write-back buffer
+ * (memsys.h, step 5 of an access). Returns the tick the line found room in the buffer:
+ * when the write-back MEMSYS_WB_LINES dirty lines before it at this slice
+ * started (0 when nothing was dirty or the buffer had room). */
+static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint32_t slice, uint64_t now,
                              const cache_info_t *info, memsys_result_t *res)
 {
     uint64_t latest = 0;
     uint32_t spl = ms->spl;
-    if (!info->evicted)
+    if (!info->evicted || !info->victim_dirty)
         return 0;
     for (uint32_t k = 0; k < spl; k++) {
         if (!(info->victim_dirty & (1u << k)))
@@ -278,7 +288,12 @@ static uint64_t l2_writeback(memsys_t *ms, memsys_stats_t *st, uint64_t now,
         st->dram_write_bytes += ms->cfg.sector_bytes;
         res->dram_bytes += ms->cfg.sector_bytes;
     }
-    return latest;
+    uint64_t *ring = ms->wb_ring + (size_t)slice * MEMSYS_WB_LINES;
+    uint32_t *head = &ms->wb_head[slice];
+    uint64_t room = ring[*head];   /* the oldest buffered line leaves when its write-back starts */
+    ring[*head] = latest;
+    *head = (*head + 1) % MEMSYS_WB_LINES;
+    return room;
 }
 
 /* The sectors in `sectors` of one line at its home L2 tags c (the whole
@@ -312,7 +327,7 @@ static inline uint64_t l2_home(memsys_t *ms, cache_t *c, uint32_t slice, uint32_
         if (ms->meter_l2)
             meter_add(ms->meter_l2, start, ms->l2_sector_ticks);
         /* the first sector's lookup is the one that evicted */
-        uint64_t wb_start = m == sectors ? l2_writeback(ms, st, start, &info, res) : 0;
+        uint64_t wb_room = m == sectors ? l2_writeback(ms, st, slice, start, &info, res) : 0;
         if (hit >> k & 1u) {
             st->l2_hits++;
             res->l2_hits++;
@@ -321,7 +336,7 @@ static inline uint64_t l2_home(memsys_t *ms, cache_t *c, uint32_t slice, uint32_
             res->l2_misses++;
         }
         if (is_store) {
-            r = max_u64(start, wb_start);
+            r = max_u64(start, wb_room);
         } else if (hit >> k & 1u) {
             r = max_u64(start + ms->l2_sector_ticks + (uint64_t)lat_hit * T,
                         cache_sector_ready(c, info.slot, k));
@@ -401,7 +416,7 @@ static uint64_t l2_line(memsys_t *ms, memsys_stats_t *st, uint64_t now,
         if (ms->meter_l2)
             meter_add(ms->meter_l2, start, ms->l2_sector_ticks);
         if (m == sectors)
-            l2_writeback(ms, st, start, &info, res);   /* a dirty near line it evicted */
+            l2_writeback(ms, st, nslice, start, &info, res);   /* a dirty near line it evicted */
         if (hit >> k & 1u) {
             st->l2_hits++;
             res->l2_hits++;

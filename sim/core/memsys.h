@@ -50,7 +50,13 @@
  *      already in L2 are not fetched again), one channel access of that many
  *      bursts; ready = channel start (after a refresh window it meets:
  *      dram.h "Refresh") + transfer + lat_dram. Dirty L2 victims
- *      are written back (bandwidth only). What is still dirty at the end of
+ *      are written back (bandwidth only) through their slice's write-back
+ *      buffer of MEMSYS_WB_LINES lines: a store that evicts a dirty line
+ *      waits only when the buffer is full, i.e. until the write-back that
+ *      many lines earlier has started on its channel, so a store stream
+ *      cannot outrun DRAM by more than the buffers hold (64 lines per
+ *      slice: fewer would hold a large copy below the measured 4,215 GB/s,
+ *      arch/CALIBRATION.md "Write-back buffer"). What is still dirty at the end of
  *      a launch is written back in the channels' idle time, and the launch
  *      lasts until it could be (memsys_writeback_all).
  *   The load is ready when its last sector is. A store is fire-and-forget:
@@ -100,6 +106,7 @@
 struct gpu_desc;
 
 #define MEMSYS_TICKS_PER_CYCLE 1024u  /* time resolution of the timelines */
+#define MEMSYS_WB_LINES 64u          /* write-back buffer per L2 slice, lines (step 5 above) */
 
 /* Configuration, copied at init. memsys_cfg_from_desc fills it from a
  * gpu_desc_t; tests fill it by hand. Latencies in core cycles. */
@@ -197,6 +204,10 @@ typedef struct memsys {
     uint32_t l2_slices;         /* slices actually used (cfg or derived)     */
     uint32_t slice_shift;       /* bits in a slice number, for the hash      */
     uint64_t *slice_free;       /* per slice: tick it takes the next sector; owned */
+    uint64_t *wb_ring;          /* per slice: MEMSYS_WB_LINES start ticks of the
+                                   latest dirty-line write-backs (its write-back
+                                   buffer); owned                            */
+    uint32_t *wb_head;          /* per slice: the ring's oldest entry; owned  */
     uint64_t l2_sector_ticks;   /* ticks one sector occupies a slice         */
     uint32_t spl;               /* sectors per line (no division per access) */
     uint32_t spf;               /* sectors per DRAM fetch block              */

@@ -292,6 +292,52 @@ static void test_stores(void **state)
     memsys_free(&ms);
 }
 
+/* The L2's write-back buffer (memsys.h step 5, MEMSYS_WB_LINES lines per
+ * slice): stores that evict dirty lines go on at the L2's pace while the
+ * buffers have room, however slow the DRAM, and at the DRAM's pace once
+ * they are full. edu's L2 holds 64 lines in 2 slices; a DRAM of 1 B/cycle
+ * takes 128 cycles per 32-byte sector on each of its 4 channels. */
+static void test_writeback_buffer(void **state)
+{
+    (void)state;
+    memsys_t ms;
+    memsys_cfg_t c = edu_cfg();
+    memsys_result_t res;
+    c.dram_gbps = 1.0;
+    init_ok(&ms, &c);
+    uint64_t now = 0;
+    uint32_t line = 0;
+    for (; line < 64; line++) {                  /* fill the L2 with dirty lines */
+        memsys_req_t s = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + line * 128, 4);
+        now = memsys_access(&ms, 0, now, &s, &res);
+    }
+    uint64_t t0 = now;
+    uint32_t room = MEMSYS_WB_LINES;             /* the buffers of both slices hold 2 x this */
+    for (; line < 64 + room; line++) {           /* each evicts a dirty line: room for all */
+        memsys_req_t s = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + line * 128, 4);
+        now = memsys_access(&ms, 0, now, &s, &res);
+    }
+    uint64_t t1 = now;
+    /* 4 sectors per line through the slices: ~4 cycles a line, not the
+     * 128 x 4 / 4 = 128 cycles a line the DRAM needs */
+    assert_true(t1 - t0 <= 8 * room);
+    for (; line < 64 + 4 * room; line++) {       /* now the buffers fill and stay full */
+        memsys_req_t s = req(MEMSYS_GLOBAL, 1, 4, ALL, BASE + line * 128, 4);
+        now = memsys_access(&ms, 0, now, &s, &res);
+    }
+    uint64_t t2 = now;
+    /* 3 x room lines more: once the buffers are full, each line waits for
+     * the write-back MEMSYS_WB_LINES lines before it (at its slice) to
+     * start, so the stores run at the DRAM's pace, 128 cycles a line over
+     * the 4 channels (without the buffer limit this phase would take
+     * ~4 cycles a line, with a 1-line buffer phase 1 would not pass) */
+    assert_true(t2 - t1 >= 100 * room);
+    memsys_stats_t tot;
+    memsys_totals(&ms, &tot);
+    assert_int_equal(tot.dram_write_bytes, (uint64_t)4 * room * 128);   /* every evicted line, once */
+    memsys_free(&ms);
+}
+
 static void test_reset(void **state)
 {
     (void)state;
@@ -741,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_coalescing_costs_lsu_cycles),
         cmocka_unit_test(test_mshr_limit),
         cmocka_unit_test(test_stores),
+        cmocka_unit_test(test_writeback_buffer),
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_empty_mask_and_totals),
         cmocka_unit_test(test_h200_dependent_chain),
