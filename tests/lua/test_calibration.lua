@@ -45,10 +45,14 @@ for i, r in ipairs(sc) do
   within(r.sim / sc[1].sim, r.meas / sc[1].meas, TOL, "SM scaling throughput ratio " .. r.label)
 end
 
--- 2. latency hiding: each curve normalised to its value at 64 warps.
+-- 2. latency hiding: each curve normalised to its value at 64 warps. The
+-- HBM curve is held to 8%: with DRAM refresh its latency rises with load
+-- as measured (within 4.5% at these sizes); a DRAM that only queues when
+-- saturated gave +14% at 16 warps (arch/CALIBRATION.md "DRAM refresh and
+-- loaded latency").
 for _, name in ipairs{"fma8", "hbm"} do
   for _, r in ipairs(res.hiding.curves[name]) do
-    within(r.sim_norm, r.meas_norm, TOL, "latency hiding " .. r.label)
+    within(r.sim_norm, r.meas_norm, name == "hbm" and 0.08 or TOL, "latency hiding " .. r.label)
   end
 end
 -- fma1: the linear region (ratios to W = 1) and the saturation (W >= 16)
@@ -114,4 +118,4 @@ end
 if #failures > 0 then
   error("calibration shapes off:\n  " .. table.concat(failures, "\n  "))
 end
-print("calibration: all shapes within 15% of the H200 measurements")
+print("calibration: all shapes within 15% of the H200 measurements (the HBM latency-hiding curve within 8%)")
