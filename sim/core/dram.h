@@ -1,17 +1,21 @@
 /* dram.h - device memory (DRAM/HBM) timing: bandwidth, channels, latency.
  *
- * The DRAM is split into `channels` independent channels. Consecutive
- * blocks of interleave_bytes (256) go to different channels (a simple XOR
- * hash of the block number, so that power-of-two strides such as the rows
- * of a 4 KB-pitch matrix do not all land on one channel). Each channel is
+ * The DRAM is split into `channels` independent channels (an HBM part's
+ * pseudo-channels: 192 on an H200). Consecutive blocks of interleave_bytes
+ * (256) go to different channels, every channel once per round of
+ * `channels` blocks; an XOR fold of the block number (a power-of-two
+ * count) or a hashed rotation of each round (any other count) keeps
+ * power-of-two strides, such as the rows of a 4 KB-pitch matrix, off a
+ * single channel. Each channel is
  * a timeline: it moves one burst (burst_bytes, = the 32-byte sector) at a
  * time, taking burst_bytes / (bytes_per_cycle / channels) cycles per
  * burst. A request that finds its channel busy waits. Its data is ready at
  *
  *     start = max(now, channel free), ready = start + transfer + latency
  *
- * where latency (lat_dram, e.g. ~670 cycles on an H200) is the whole
- * unloaded load-to-use time of a DRAM access as a program sees it.
+ * where latency (lat_dram, 662 cycles on the h200 preset) is the whole
+ * unloaded load-to-use time of a DRAM access as a program sees it, less
+ * the refresh waits below.
  *
  * bytes_per_cycle is the usable bandwidth: datasheet GB/s / clock, times the
  * preset's dram_efficiency (0.92 where refresh is not modelled: an H200
@@ -38,8 +42,9 @@
  * refresh and loaded latency").
  *
  * Time is in "ticks", a fixed fraction of a core cycle (ticks_per_cycle),
- * so that a transfer shorter than one cycle (an H200 channel moves a
- * 32-byte burst in about 0.23 cycles) still adds up exactly. Integer ticks
+ * so that a transfer of a fraction of a cycle (one of 16 channels of
+ * 4.8 TB/s moves a 32-byte burst in about 0.23 cycles; one of the H200's
+ * 192, in about 2.6) still adds up exactly. Integer ticks
  * keep the model deterministic on every machine.
  *
  * No per-cycle work: a request costs O(1), idle channels cost nothing.
@@ -54,7 +59,7 @@
 
 /* Configuration; a plain value copied at init. */
 typedef struct dram_cfg {
-    uint32_t channels;          /* independent channels (16)                */
+    uint32_t channels;          /* independent channels (h200: 192)         */
     uint32_t interleave_bytes;  /* bytes per channel block (256), power of 2 */
     uint32_t burst_bytes;       /* bytes per burst (32)                      */
     double bytes_per_cycle;     /* usable bandwidth, whole DRAM, per core cycle */
