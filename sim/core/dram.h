@@ -44,7 +44,7 @@
  * Time is in "ticks", a fixed fraction of a core cycle (ticks_per_cycle),
  * so that a transfer of a fraction of a cycle (one of 16 channels of
  * 4.8 TB/s moves a 32-byte burst in about 0.23 cycles; one of the H200's
- * 192, in about 2.6) still adds up exactly. Integer ticks
+ * 192, in about 2.5) still adds up exactly. Integer ticks
  * keep the model deterministic on every machine.
  *
  * No per-cycle work: a request costs O(1), idle channels cost nothing.
