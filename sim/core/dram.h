@@ -36,7 +36,7 @@
  * average DRAM latency rises with load well below saturation, and Little's
  * law (bandwidth = bytes in flight / latency) then holds a fixed number of
  * warps below the peak, as on the real chip. A transfer that begins just
- * before a window is not cut (at most one burst overlaps it). The fraction
+ * before a window is not cut (one request's bursts may overlap it). The fraction
  * of time refresh takes, refresh_cycles / interval, is what the datasheet
  * bandwidth loses; dram_efficiency is then 1 (arch/CALIBRATION.md "DRAM
  * refresh and loaded latency").
