@@ -6,8 +6,9 @@
 
 local SMS = 4           -- a 4-SM slice of the H200 (fast to simulate) ...
 local H200_SMS = 132    -- ... with 4/132 of its DRAM bandwidth and channels, so each SM gets its real share
--- the slice's share of the H200's DRAM channels (each keeps its real bandwidth)
-local function CHANNELS(d) return math.max(1, math.floor(d.dram_channels * SMS / H200_SMS + 0.5)) end
+-- the slice's share of the H200's DRAM bandwidth and channels (each channel
+-- keeps its real bandwidth): lessons/lib/calibrate.lua
+local SHARE = require("calibrate").share(SMS)
 -- reference/h200-measured.md "Latency hiding with warps" (whole chip, 132 SMs)
 local REAL_W = { 1, 2, 4, 8, 16, 32, 64 }
 local REAL_GBS = { 165, 336, 665, 1286, 2384, 3782, 4363 }
@@ -42,20 +43,18 @@ return {
           .. "multiply-adds per thread) and micro_fma8 (eight independent chains). To keep it quick we use %d of "
           .. "the H200's %d SMs and give them %d/%d of its DRAM bandwidth and of its memory channels (%d of %d), "
           .. "so that each SM has its real share.",
-          d.lat_dram, SMS, H200_SMS, SMS, H200_SMS, CHANNELS(d), d.dram_channels),
+          d.lat_dram, SMS, H200_SMS, SMS, H200_SMS, SHARE.dram_channels, d.dram_channels),
         zh = string.format("一次没命中缓存的全局内存读取，在 H200 模型上要等大约 %d 个周期，碰上正在刷新的显存通道时还要多等一会儿"
           .. "（真实 H200 实测平均 672）。"
           .. "一个 warp 在等，调度器就去发射另一个 warp 的指令。我们让每个 SM 分别跑 1、2、4……个 warp，运行三个内核："
           .. "micro_stream（连续读内存）、micro_fma1（每个线程一条相互依赖的乘加链）和 micro_fma8（八条互不依赖的链）。"
           .. "为了跑得快，我们只用 H200 %d 个 SM 中的 %d 个，并给它们 %d/%d 的显存带宽和显存通道（%d 个中的 %d 个），"
           .. "让每个 SM 分到真实的份额。",
-          d.lat_dram, H200_SMS, SMS, SMS, H200_SMS, d.dram_channels, CHANNELS(d)),
+          d.lat_dram, H200_SMS, SMS, SMS, H200_SMS, d.dram_channels, SHARE.dram_channels),
       }
     end,
     function(L)
-      local base = simt.gpu{ arch = "h200" }.desc
-      local g = simt.gpu{ arch = "h200", sms = SMS, dram_gbps = base.dram_gbps * SMS / H200_SMS,
-                          dram_channels = CHANNELS(base) }
+      local g = simt.gpu{ arch = "h200", sms = SMS, dram_gbps = SHARE.dram_gbps, dram_channels = SHARE.dram_channels }
       local maxw = L.knob("warps")
       local ws, gbs, f1, f8, real_gbs, real_f1, real_f8 = {}, {}, {}, {}, {}, {}, {}
       for i, W in ipairs(REAL_W) do

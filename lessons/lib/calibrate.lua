@@ -51,13 +51,23 @@ end
 -- DRAM channel count: each channel keeps its real 25 GB/s) and power budget (tdp_watts, power_static_w: arch/CALIBRATION.md "Power and
 -- sustained clocks") are scaled so that each SM sees the same share as on
 -- the whole chip: a few SMs then throttle exactly when the chip would.
+-- M.share(sms) is the bandwidth part alone, as a table of simt.gpu fields,
+-- for callers that keep the chip's power budget (lesson 4 takes its DRAM
+-- fields, the kernel tests all of it).
+function M.share(sms)
+  local d = simt.gpu{arch = "h200"}.desc
+  local f = sms / M.CHIP_SMS
+  return {arch = "h200", sms = sms, dram_gbps = d.dram_gbps * f,
+          dram_channels = math.max(1, math.floor(d.dram_channels * f + 0.5)),
+          l2_bytes_per_clk = d.l2_bytes_per_clk * f}
+end
+
 local function scaled_gpu(sms)
   local d = simt.gpu{arch = "h200"}.desc
   local f = sms / M.CHIP_SMS
-  return simt.gpu{arch = "h200", sms = sms, dram_gbps = d.dram_gbps * f,
-                  dram_channels = math.max(1, math.floor(d.dram_channels * f + 0.5)),
-                  l2_bytes_per_clk = d.l2_bytes_per_clk * f,
-                  tdp_watts = d.tdp_watts * f, power_static_w = d.power_static_w * f}
+  local t = M.share(sms)
+  t.tdp_watts, t.power_static_w = d.tdp_watts * f, d.power_static_w * f
+  return simt.gpu(t)
 end
 M.scaled_gpu = scaled_gpu
 

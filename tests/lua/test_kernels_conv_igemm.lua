@@ -96,13 +96,7 @@ end
 
 -- Shapes on scaled h200s: sms SMs with sms/132 of the DRAM bandwidth and
 -- channels and of the L2 bandwidth.
-local function scaled_gpu(sms)
-  local d = simt.gpu{ arch = "h200" }.desc
-  local f = sms / d.sms
-  return simt.gpu{ arch = "h200", sms = sms, dram_gbps = d.dram_gbps * f,
-                   dram_channels = math.max(1, math.floor(d.dram_channels * f + 0.5)),
-                   l2_bytes_per_clk = d.l2_bytes_per_clk * f }
-end
+local function scaled_gpu(sms) return simt.gpu(require("calibrate").share(sms)) end
 
 -- A ResNet-like 3 x 3 layer, C = K = 64, pad 1 (conv2_x of ResNet-34 at a
 -- smaller image): implicit GEMM with the default kernel, TFLOP/s.

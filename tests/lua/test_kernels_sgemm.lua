@@ -32,8 +32,7 @@ local function close(C, ref, k) return C:allclose(ref, 1e-4, 2e-6 * k + 1e-6) en
 -- A 4-SM h200 with each SM's share of DRAM (bandwidth and channels) and L2
 -- bandwidth (lessons/lib/calibrate.lua).
 local SMS = 4
-local g = simt.gpu{ arch = "h200", sms = SMS, dram_gbps = 4800 * SMS / 132, dram_channels = 6,
-                    l2_bytes_per_clk = 5120 * SMS / 132 }
+local g = simt.gpu(require("calibrate").share(SMS))
 local peak = SMS * 128 * 2 * 1.98e-3    -- TFLOP/s of 4 SMs: 128 FP32 lanes, FMA = 2 FLOP, 1.98 GHz
 
 -- ---- sgemm_128x128: any M, N % 4 == 0, K % 8 == 0 ---------------------------------
