@@ -6,13 +6,8 @@
 -- Run: simtlab run tests/lua/test_async_gemm.lua
 local P = require("precision")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local fmts = { "f16", "bf16", "tf32", "e4m3", "e5m2" }
 
@@ -124,7 +119,5 @@ do
     ("n=512 TF/s: e4m3 %.1f, f16 %.1f, tf32 %.1f: want e4m3 > f16 > tf32"):format(e4.tflops, async.tflops, tf.tflops))
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_async_gemm: ok")

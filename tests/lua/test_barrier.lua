@@ -6,13 +6,8 @@
 -- Run: simtlab run tests/lua/test_barrier.lua
 local W = require("workloads")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 -- Assemble kernel source text through a temporary file.
 local function kernel_from(src)
@@ -128,7 +123,5 @@ do
   expect(ok and C2:get(127) == 3, "vecadd_oob result with exactly n threads")
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_barrier: ok")

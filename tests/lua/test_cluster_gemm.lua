@@ -5,13 +5,8 @@
 -- Run: simtlab run tests/lua/test_cluster_gemm.lua
 local P = require("precision")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local fmts = { "f16", "bf16", "tf32", "e4m3", "e5m2" }
 local cx, cy = P.cluster_shape()
@@ -125,7 +120,5 @@ do
     "max_cluster_size: h200 8, a100 1")
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_cluster_gemm: ok")

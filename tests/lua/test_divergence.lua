@@ -4,13 +4,8 @@
 -- Run: simtlab run tests/lua/test_divergence.lua
 local W = require("workloads")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 -- branchy: P = 1, 2, 4, 8 paths. The useful work (iters FMAs per thread)
 -- is the same for every P; only the serialisation changes.
@@ -62,7 +57,5 @@ for _, gpu in ipairs{ { arch = "edu-tiny" }, { arch = "edu-tiny", sms = 8 } } do
   expect(W.collatz_steps(27, 1000) == 111, "host reference: collatz(27) takes 111 steps")
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_divergence: ok")

@@ -5,13 +5,8 @@
 -- Run: simtlab run tests/lua/test_kernels.lua
 local W = require("workloads")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local gpus = { { arch = "edu-tiny" }, { arch = "edu-tiny", sms = 8 } }
 
@@ -70,7 +65,5 @@ for _, gpu in ipairs(gpus) do
   end
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_kernels: ok")

@@ -4,13 +4,8 @@
 -- Run: simtlab run tests/lua/test_kernels_conv.lua
 local conv = require("conv")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 -- {N, C, H, W, K, R (= S), pad, stride}
 local cases = {
@@ -63,7 +58,5 @@ do
   expect(not conv.check(bad, X, Wt, { pad = 1 }), "a corrupted Y still compares equal")
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_kernels_conv: ok")

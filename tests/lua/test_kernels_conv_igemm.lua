@@ -10,13 +10,8 @@
 -- Run: simtlab run tests/lua/test_kernels_conv_igemm.lua
 local conv = require("conv")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local kernels = { "conv_igemm", "conv_igemm_v4" }
 
@@ -142,7 +137,5 @@ do
                                               t_impl, t_expl))
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_kernels_conv_igemm: ok")

@@ -4,13 +4,8 @@
 -- timing shape the lessons rely on. Run: simtlab run tests/lua/test_kernels_matmul.lua
 local W = require("workloads")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local kernels = { "matmul_naive", "matmul_naive_T", "matmul_tiled16", "matmul_tiled32",
                   "matmul_rect" }
@@ -96,7 +91,5 @@ do
   expect(not ok and msg:find("unknown kernel 'matmul_nope'", 1, true), "unknown kernel name")
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_kernels_matmul: ok")

@@ -7,13 +7,8 @@
 -- Run: simtlab run tests/lua/test_kernels_matmul_reg.lua
 
 local kernel = simt.kernel("lessons/kernels/matmul_reg64.s")
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local function ceil_div(a, b) return (a + b - 1) // b end
 
@@ -90,5 +85,5 @@ expect(frac > 0.2 and frac <= 0.5, string.format("reg64 at %.0f%% of the FP32 pe
 print(string.format("matmul_reg64 n=256 on 8 h200 SMs: %.0f%% of FP32 peak; %.1fx tiled32, %.1fx tiled16",
                     frac * 100, t32.time_us / reg.time_us, t16.time_us / reg.time_us))
 
-if failures > 0 then error(failures .. " matmul_reg64 check(s) failed") end
+T.done("matmul_reg64")
 print("test_kernels_matmul_reg ok")

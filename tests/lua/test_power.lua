@@ -11,13 +11,8 @@
 local C = require("calibrate")
 local compare = require("compare")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 local function near(a, b, tol) return math.abs(a - b) <= tol * math.max(math.abs(a), math.abs(b)) end
 
 local d = simt.gpu{ arch = "h200" }.desc
@@ -100,5 +95,5 @@ do
   expect(c.summary:find("power model", 1, true), "compare: the summary names the power model")
 end
 
-if failures > 0 then error(failures .. " power check(s) failed") end
+T.done("power")
 print("power: ok")

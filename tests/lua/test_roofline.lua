@@ -6,13 +6,8 @@
 -- Run: simtlab run --unsafe tests/lua/test_roofline.lua
 local RL = require("roofline")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 local function near(a, b, rel) return math.abs(a - b) <= rel * math.abs(b) end
 
 -- ---- the roofs against arch/h200.lua ------------------------------------------
@@ -121,7 +116,5 @@ fails({ path = "x.png", roofs = good_roofs, bandwidths = good_bws,
 fails({ path = "x.png", roofs = good_roofs, bandwidths = good_bws, width = 100 }, "outside 320x240")
 fails({ path = "/nonexistent-dir/x.png", roofs = good_roofs, bandwidths = good_bws }, "cannot write")
 
-if failures > 0 then
-  error(failures .. " roofline check(s) failed")
-end
+T.done("roofline")
 print("test_roofline: ok")

@@ -4,13 +4,8 @@
 -- Run: simtlab run tests/lua/test_tensor_cores.lua
 local P = require("precision")
 
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 -- f32 rounding of a double (round to nearest even), via string.pack
 local function f32(x) return (string.unpack("f", string.pack("f", x))) end
@@ -241,7 +236,5 @@ do
     blk.time_us, fp.time_us))
 end
 
-if failures > 0 then
-  error(failures .. " check(s) failed")
-end
+T.done()
 print("test_tensor_cores: ok")

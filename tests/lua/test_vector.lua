@@ -4,13 +4,8 @@
 -- .v4 accesses and their wavefronts (tests/lua/kernels/smem_v4.s, which
 -- also uses %r200..%r203), the same results on the CPU model, the kernel
 -- checker on vector accesses, and the preset's register limit.
-local failures = 0
-local function expect(cond, msg)
-  if not cond then
-    failures = failures + 1
-    io.stderr:write("FAIL: " .. msg .. "\n")
-  end
-end
+local T = require("expect")
+local expect = T.expect
 
 local k4 = simt.kernel("lessons/kernels/vecadd_v4.s")
 local k1 = simt.kernel("lessons/kernels/vecadd.s")
@@ -125,7 +120,5 @@ do
                              "200 a thread may have on cpu-core (max_regs_per_thread)", 1, true), tostring(msg))
 end
 
-if failures > 0 then
-  error(failures .. " vector load/store check(s) failed")
-end
+T.done("vector load/store")
 print("vector loads and stores ok")

@@ -1,0 +1,26 @@
+-- expect.lua - the soft checks the Lua integration tests share. A failed
+-- check is reported on stderr ("FAIL: ...") and counted, and the test goes
+-- on; done() then ends it with an error saying how many failed, so one run
+-- shows everything that is wrong:
+--   local T = require("expect")
+--   local expect = T.expect
+--   expect(r.cycles > 0, "the launch took time")
+--   T.done("vector load/store")   -- "2 vector load/store check(s) failed"
+local M = { failures = 0 }
+
+function M.expect(cond, msg)
+  if not cond then
+    M.failures = M.failures + 1
+    io.stderr:write("FAIL: " .. msg .. "\n")
+  end
+end
+
+-- Error (reported at the test's own line) if any check failed; `what`
+-- (optional) names the checks.
+function M.done(what)
+  if M.failures > 0 then
+    error(M.failures .. " " .. (what and what .. " " or "") .. "check(s) failed", 2)
+  end
+end
+
+return M
