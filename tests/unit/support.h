@@ -1,5 +1,5 @@
 /* support.h - small helpers shared by the core's cmocka tests
- * (test_exec.c, test_gpu.c): assemble a kernel from text, create a GPU,
+ * (test_exec.c, test_gpu.c, ...): assemble a kernel from text, create a GPU,
  * allocate and fill device buffers, launch, and check message texts.
  *
  * Include after <cmocka.h>. Every helper fails the running test (through
@@ -67,6 +67,27 @@ static inline gpu_t *support_gpu(const gpu_desc_t *d)
     if (!g)
         fail_msg("gpu_create failed: %s", e.msg);
     return g;
+}
+
+/* cmocka fixtures: a support_gpu(NULL) in *state, freed afterwards. */
+static inline int support_setup_gpu(void **state)
+{
+    *state = support_gpu(NULL);
+    return 0;
+}
+
+static inline int support_teardown_gpu(void **state)
+{
+    gpu_free(*state);
+    return 0;
+}
+
+/* Free device memory at a or fail the test. */
+static inline void support_release(gpu_t *g, uint32_t a)
+{
+    simt_err_t e;
+    if (gpu_mfree(g, a, &e) != 0)
+        fail_msg("gpu_mfree: %s", e.msg);
 }
 
 /* Allocate `bytes` on g named `label`; copy `init` in when not NULL. */

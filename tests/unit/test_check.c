@@ -18,18 +18,6 @@
 
 #include "support.h"
 
-static int setup(void **state)
-{
-    *state = support_gpu(NULL);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    gpu_free(*state);
-    return 0;
-}
-
 /* Launch src with `threads` threads in one block (grid blocks) and the
  * checker on (check = 1) or off. */
 static int launch(gpu_t *g, const char *src, uint32_t grid, uint32_t threads, const uint32_t *args,
@@ -380,18 +368,18 @@ static void test_barrier_in_loop_is_clean(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_global_never_written, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_global_partly_written, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_global_atomic_uninitialised, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_shared_uninitialised, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_race_read_after_write, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_race_write_after_write_same_instruction, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_race_write_after_read, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_race_between_warps, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_atomics_and_broadcast_are_clean, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_subword_bytes_are_separate, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_warps_at_different_barriers, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_barrier_in_loop_is_clean, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_global_never_written, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_global_partly_written, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_global_atomic_uninitialised, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_shared_uninitialised, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_race_read_after_write, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_race_write_after_write_same_instruction, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_race_write_after_read, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_race_between_warps, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_atomics_and_broadcast_are_clean, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_subword_bytes_are_separate, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_warps_at_different_barriers, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_barrier_in_loop_is_clean, support_setup_gpu, support_teardown_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,18 +29,6 @@
 static uint32_t F(float f) { return support_fbits(f); }
 static uint32_t S(int32_t i) { uint32_t u; memcpy(&u, &i, 4); return u; }
 
-static int setup(void **state)
-{
-    *state = support_gpu(NULL);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    gpu_free(*state);
-    return 0;
-}
-
 /* ---- one instruction on up to 32 lanes ------------------------------------ */
 
 /* One test case: %r10 = a, %r11 = b, %r12 = c; expect %r13 == want. */
@@ -913,5 +901,5 @@ int main(void)
         cmocka_unit_test(test_divergent_break),
         cmocka_unit_test(test_decode_fast_matches_numfmt),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, support_setup_gpu, support_teardown_gpu);
 }

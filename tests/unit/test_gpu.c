@@ -20,25 +20,6 @@
 
 #define UNTOUCHED 0xDEADBEEFu
 
-static int setup(void **state)
-{
-    *state = support_gpu(NULL);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    gpu_free(*state);
-    return 0;
-}
-
-static void release(gpu_t *g, uint32_t a)
-{
-    simt_err_t e;
-    if (gpu_mfree(g, a, &e) != 0)
-        fail_msg("gpu_mfree: %s", e.msg);
-}
-
 /* Every scheduler-cycle is either an issue or one stall reason. */
 static void check_slot_identity(const gpu_t *g, const gpu_stats_t *st)
 {
@@ -102,8 +83,8 @@ static void test_barrier_exchange(void **state)
         }
     assert_true(st.stalls[STALL_BARRIER] > 0);           /* someone did wait */
     check_slot_identity(g, &st);
-    release(g, o2);
-    release(g, o1);
+    support_release(g, o2);
+    support_release(g, o1);
 }
 
 /* Threads 40..127 never reach the barrier: 64..127 first spin for a while
@@ -136,7 +117,7 @@ static void test_barrier_with_exited_threads(void **state)
     for (uint32_t t = 0; t < T; t++)
         assert_int_equal(r[t], t < 40 ? 40 - t : UNTOUCHED);
     check_slot_identity(g, &st);
-    release(g, o);
+    support_release(g, o);
 }
 
 static void test_barrier_in_divergent_code(void **state)
@@ -232,8 +213,8 @@ static void test_fault_global_load_out_of_bounds(void **state)
     support_read(g, o, r, sizeof r);
     for (uint32_t i = 0; i < 64; i++)
         assert_int_equal(r[i], i + 1);
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 static void test_fault_global_store_out_of_bounds(void **state)
@@ -253,8 +234,8 @@ static void test_fault_global_store_out_of_bounds(void **state)
     support_contains(e.msg, "thread (3,0,0)");           /* (32+3)*4 + 8 = 148 = end */
     support_contains(e.msg, addr);
     support_contains(e.msg, "'A'");
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 static void test_fault_before_start_and_null(void **state)
@@ -276,8 +257,8 @@ static void test_fault_before_start_and_null(void **state)
                                 (uint32_t[]){0, o}, 2, NULL, &e), -1);   /* a = NULL */
     assert_int_equal(e.code, SIMT_E_MEM);
     support_contains(e.msg, "null");
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 static void test_fault_misaligned(void **state)
@@ -304,8 +285,8 @@ static void test_fault_misaligned(void **state)
     snprintf(src, sizeof src, OOB_SRC, "ld.global.u8 %r8, [%r7+3]");
     assert_int_equal(run_kernel(g, src, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){32, 1, 1},
                                 (uint32_t[]){a, o}, 2, NULL, &e), 0);
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 /* Shared arrays of 64 and 32 bytes: 96 bytes in all, so thread 24's
@@ -503,7 +484,7 @@ static void check_mapping(gpu_t *g, const uint32_t grid[3], const uint32_t block
     assert_int_equal(st.threads, total);
     assert_int_equal(st.blocks, grid[0] * grid[1] * grid[2]);
     free(r);
-    release(g, c);
+    support_release(g, c);
 }
 
 static void test_3d_grid_and_block_mapping(void **state)
@@ -542,9 +523,9 @@ static void run_vecadd(gpu_t *g, gpu_stats_t *st)
     support_read(g, c, C, sizeof C);
     for (int i = 0; i < n; i++)
         assert_true(C[i] == 1.5f * (float)i);
-    release(g, c);
-    release(g, b);
-    release(g, a);
+    support_release(g, c);
+    support_release(g, b);
+    support_release(g, a);
 }
 
 static void test_stats_vecadd(void **state)
@@ -638,7 +619,7 @@ static uint32_t run_occupancy(gpu_t *g, const char *body, uint32_t blocks, uint3
     uint32_t m = support_buffer(g, "max", NULL, 4), slots = 0;
     run_ok(g, src, (uint32_t[3]){blocks, 1, 1}, (uint32_t[3]){threads, 1, 1}, (uint32_t[]){m}, 1, st);
     support_read(g, m, &slots, 4);
-    release(g, m);
+    support_release(g, m);
     check_slot_identity(g, st);
     return slots;
 }
@@ -911,5 +892,5 @@ int main(void)
         cmocka_unit_test(test_more_sms_fewer_cycles),
         cmocka_unit_test(test_wave_quantisation),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, support_setup_gpu, support_teardown_gpu);
 }

@@ -17,25 +17,6 @@
 #include "memsys.h"
 #include "support.h"
 
-static int setup(void **state)
-{
-    *state = support_gpu(NULL);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    gpu_free(*state);
-    return 0;
-}
-
-static void release(gpu_t *g, uint32_t a)
-{
-    simt_err_t e;
-    if (gpu_mfree(g, a, &e) != 0)
-        fail_msg("gpu_mfree: %s", e.msg);
-}
-
 /* Thread t copies words 4t..4t+3 of `in` to `out` with one .v4 load and
  * two .v2 stores; the first load goes into %r1..%r4, so the address
  * register %r1 is one of its destinations. */
@@ -70,8 +51,8 @@ static void test_global_copy_values(void **state)
     assert_int_equal(st.gst_requests, 2);
     assert_int_equal(st.gst_bytes, 512);
     assert_int_equal(st.gst_sectors, 32);
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 /* The same bytes with scalar loads: 4 x the requests, the same sectors. */
@@ -107,8 +88,8 @@ static void test_requests_quartered(void **state)
     assert_int_equal(s4.gld_sectors, 64);
     assert_int_equal(s1.gld_bytes, s4.gld_bytes);
     assert_true(s4.warp_instrs < s1.warp_instrs);
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 /* Shared memory: a .v4 store and a .v4 load of another thread's 16 bytes
@@ -149,7 +130,7 @@ static void test_shared_values_and_wavefronts(void **state)
     /* the broadcast load: 1 bank cycle, but the data path returns 128
      * bytes a cycle, halved for lanes that share an address (lsu.h): 2 */
     assert_int_equal(st.smem_wavefronts, 4 + 2);
-    release(g, o);
+    support_release(g, o);
 }
 
 /* The LSU's cost of one warp's vector access (memsys.h): a global .v4 of
@@ -243,8 +224,8 @@ static void test_registers_ready_together(void **state)
     }
     assert_true(cyc[0] > gpu_desc(g)->lat_dram);   /* and they did wait for the load */
     assert_true(mem[0] > gpu_desc(g)->lat_dram);   /* as a memory stall */
-    release(g, o);
-    release(g, a);
+    support_release(g, o);
+    support_release(g, a);
 }
 
 /* A misaligned vector is a kernel fault naming the alignment it needs. */
@@ -286,7 +267,7 @@ static void test_faults(void **state)
                                 (uint32_t[]){a}, 1, NULL, &e), -1);
     support_contains(e.msg, "out-of-bounds global vector load (.v4) of 16 bytes");
     support_contains(e.msg, "thread (0,0,0)");
-    release(g, a);
+    support_release(g, a);
 }
 
 /* %r200 works; a preset that allows fewer registers refuses the kernel. */
@@ -307,7 +288,7 @@ static void test_register_limit(void **state)
     support_read(g, o, out, sizeof out);
     for (uint32_t t = 0; t < 64; t++)
         assert_int_equal(out[t], 1000u + t);
-    release(g, o);
+    support_release(g, o);
     gpu_free(g);
     d.max_regs_per_thread = 200;
     g = support_gpu(&d);
@@ -319,7 +300,7 @@ static void test_register_limit(void **state)
     support_contains(e.msg, "kernel 'big' needs 255 registers per thread (%r0..%r254), more than the 200 "
                             "a thread may have on");
     support_contains(e.msg, "(max_regs_per_thread)");
-    release(g, o);
+    support_release(g, o);
     gpu_free(g);
     /* the field is checked */
     d.max_regs_per_thread = 256;
@@ -330,12 +311,12 @@ static void test_register_limit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_global_copy_values, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_requests_quartered, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_shared_values_and_wavefronts, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_lsu_cycles, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_registers_ready_together, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_global_copy_values, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_requests_quartered, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_shared_values_and_wavefronts, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_lsu_cycles, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_registers_ready_together, support_setup_gpu, support_teardown_gpu),
+        cmocka_unit_test_setup_teardown(test_faults, support_setup_gpu, support_teardown_gpu),
         cmocka_unit_test(test_register_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
