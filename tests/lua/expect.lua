@@ -23,4 +23,13 @@ function M.done(what)
   end
 end
 
+-- Element-by-element equality of two tensors (f32 values are exact in Lua
+-- numbers).
+function M.same(a, b)
+  local x, y = a:to_table(), b:to_table()
+  if #x ~= #y then return false end
+  for i = 1, #x do if x[i] ~= y[i] then return false end end
+  return true
+end
+
 return M

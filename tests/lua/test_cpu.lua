@@ -9,13 +9,7 @@ local function fails(part, f, ...)
   assert(tostring(err):find(part, 1, true), "expected '" .. part .. "' in: " .. tostring(err))
 end
 
--- Element-by-element equality (f32 values are exact in Lua numbers).
-local function same(a, b)
-  local x, y = a:to_table(), b:to_table()
-  if #x ~= #y then return false end
-  for i = 1, #x do if x[i] ~= y[i] then return false end end
-  return true
-end
+local same = require("expect").same
 
 -- presets and overrides
 local core, server = simt.cpu("cpu-core"), simt.cpu{ arch = "cpu-server" }

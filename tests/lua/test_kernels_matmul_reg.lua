@@ -21,13 +21,7 @@ local function run(dev, n, seed)
   return r, C, simt.ref.matmul(A, B)
 end
 
--- Element-by-element equality (f32 values are exact in Lua numbers).
-local function same(a, b)
-  local x, y = a:to_table(), b:to_table()
-  if #x ~= #y then return false end
-  for i = 1, #x do if x[i] ~= y[i] then return false end end
-  return true
-end
+local same = T.same
 
 local tiny, h200, server = simt.gpu{ arch = "edu-tiny" }, simt.gpu{ arch = "h200" }, simt.cpu("cpu-server")
 for _, n in ipairs{ 1, 17, 64, 100, 256 } do

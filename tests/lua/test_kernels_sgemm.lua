@@ -15,12 +15,7 @@ local T = require("expect")
 local expect = T.expect
 local function ceil_div(a, b) return (a + b - 1) // b end
 local function K(name) return simt.kernel("lessons/kernels/" .. name .. ".s") end
-local function same(a, b)
-  local x, y = a:to_table(), b:to_table()
-  if #x ~= #y then return false end
-  for i = 1, #x do if x[i] ~= y[i] then return false end end
-  return true
-end
+local same = T.same
 -- f32 dot products of length k against the double reference
 local function close(C, ref, k) return C:allclose(ref, 1e-4, 2e-6 * k + 1e-6) end
 
