@@ -10,6 +10,8 @@
 --   simtlab run  lessons/course.lua lesson N [k=v ...]    the same, text only
 --   simtlab run  lessons/course.lua check [N ...]         lessons headless with their claims,
 --                                                         then the exercises' reference solutions
+--   simtlab run  lessons/course.lua check --part J K      the same for every K-th lesson from
+--                                                         the J-th (0-based; `simtlab lessons -j K`)
 --   simtlab run  lessons/course.lua grade N FILE.s [--json]   grade a student's kernel
 -- Exit status: 0 ok, 1 a claim, a check or a grade failed.
 
@@ -19,7 +21,7 @@ local a = arg or {}
 local cmd = a[1] or "list"
 
 local function usage()
-  error("usage: course.lua list | lesson N [knob=value ...] [--charts] | check [N ...] | grade N FILE.s [--json]", 0)
+  error("usage: course.lua list | lesson N [knob=value ...] [--charts] | check [N ...] | check --part J K | grade N FILE.s [--json]", 0)
 end
 
 if cmd == "list" then
@@ -43,7 +45,16 @@ elseif cmd == "lesson" then
   runner.run(n, { knobs = knobs, charts = charts })
 elseif cmd == "check" then
   local only = {}
-  for i = 2, #a do only[#only + 1] = math.tointeger(tonumber(a[i])) or usage() end
+  if a[2] == "--part" then
+    local j, k = math.tointeger(tonumber(a[3] or "")), math.tointeger(tonumber(a[4] or ""))
+    if not j or not k or k < 1 or j < 0 or j >= k then usage() end
+    for i, n in ipairs(runner.numbers()) do
+      if (i - 1) % k == j then only[#only + 1] = n end
+    end
+    if #only == 0 then print("ok: no lesson in this part"); return end
+  else
+    for i = 2, #a do only[#only + 1] = math.tointeger(tonumber(a[i])) or usage() end
+  end
   local t0 = os.clock()
   local res = runner.check_all{ only = only }
   local grade = require("grade")

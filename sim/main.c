@@ -920,7 +920,8 @@ static int course_path(char *path, size_t n)
 
 /* simtlab lessons [--lang L] [--check [-j N]]: list the lessons, or run
  * every lesson headless with its claims and the exercises' reference
- * solutions, split over N processes (lesson k goes to process k mod N). */
+ * solutions, split over N processes (the i-th lesson goes to process i mod N:
+ * `course.lua check --part J N`). */
 static int course_lessons(int argc, char **argv)
 {
     char path[1024], self[1024];
@@ -966,7 +967,7 @@ static int course_lessons(int argc, char **argv)
     fflush(stdout);
     pid_t pids[8];
     for (int j = 0; j < jobs; j++) {
-        char nums[8][12];
+        char part[12], parts[12];
         char *args[16];
         int n = 0;
         args[n++] = self;
@@ -977,10 +978,11 @@ static int course_lessons(int argc, char **argv)
         }
         args[n++] = path;
         args[n++] = "check";
-        for (int k = 1 + j, m = 0; k <= 8; k += jobs, m++) {
-            snprintf(nums[m], sizeof nums[m], "%d", k);
-            args[n++] = nums[m];
-        }
+        args[n++] = "--part";
+        snprintf(part, sizeof part, "%d", j);
+        snprintf(parts, sizeof parts, "%d", jobs);
+        args[n++] = part;
+        args[n++] = parts;
         args[n] = NULL;
         pids[j] = fork();
         if (pids[j] == 0) {

@@ -38,6 +38,9 @@
 --                           a table on stdout, a PNG when the runner was
 --                           with charts on, as NAME.png in the output folder (simt.roofline;
 --                           on a stage the roofline is shown in place of the runs)
+--   L.table{name=, title=, columns={c1, c2, ...}, rows={{v1, v2, ...}, ...}}
+--                           a table with aligned columns (titles and column
+--                           names a string or {en=, zh=}; cells strings or numbers)
 --   L.knob(name)            the knob's value: the command line's, else the default
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
 --                           numbers; false raises "lessons/NN_x.lua:LINE:
@@ -275,6 +278,61 @@ function lesson.new(t, opts)
         pcall(simt.chart, { path = path, title = title, x_label = text(c.x_label or ""),
                             y_label = text(c.y_label or ""), x = c.x, series = c.series, log_x = c.log_x })
       end
+    end
+  end
+
+  -- the terminal width of a string: CJK characters take two columns
+  local function width(str)
+    local w = 0
+    for _, c in utf8.codes(str) do w = w + ((c >= 0x1100 and (c <= 0x115f or (c >= 0x2e80 and c <= 0xa4cf)
+      or (c >= 0xac00 and c <= 0xd7a3) or (c >= 0xf900 and c <= 0xfaff) or (c >= 0xfe30 and c <= 0xfe4f)
+      or (c >= 0xff00 and c <= 0xff60) or (c >= 0xffe0 and c <= 0xffe6))) and 2 or 1) end
+    return w
+  end
+
+  -- the rows of a table as aligned text lines in language lang
+  local function table_lines(t2, lang)
+    local function tx(v)
+      if type(v) == "table" then return (lang == "zh" and v.zh) or v.en or "" end
+      if type(v) == "number" then return readable(v) end
+      return tostring(v == nil and "-" or v)
+    end
+    local cells, w = { {} }, {}
+    for j, c in ipairs(t2.columns) do cells[1][j] = tx(c) end
+    for i, r in ipairs(t2.rows) do
+      cells[i + 1] = {}
+      for j = 1, #t2.columns do cells[i + 1][j] = tx(r[j]) end
+    end
+    for _, r in ipairs(cells) do
+      for j, v in ipairs(r) do w[j] = math.max(w[j] or 0, width(v)) end
+    end
+    local lines = {}
+    for i, r in ipairs(cells) do
+      local parts = {}
+      for j, v in ipairs(r) do
+        -- the first column to the left, numbers to the right
+        local pad = string.rep(" ", w[j] - width(v))
+        parts[j] = (j == 1 or (i > 1 and type(t2.rows[i - 1][j]) ~= "number")) and v .. pad or pad .. v
+      end
+      lines[#lines + 1] = table.concat(parts, "  ")
+    end
+    return lines
+  end
+
+  function L.table(t2)
+    if type(t2) ~= "table" or type(t2.columns) ~= "table" or type(t2.rows) ~= "table" then
+      error("L.table needs {title = ..., columns = {...}, rows = {{...}, ...}}", 2)
+    end
+    local function tx(v, lang) if type(v) == "table" then return (lang == "zh" and v.zh) or v.en end return v or "" end
+    if simt.on_stage() then
+      local en = tx(t2.title, "en") .. ":\n" .. table.concat(table_lines(t2, "en"), "\n")
+      local zh = tx(t2.title, "zh") .. ":\n" .. table.concat(table_lines(t2, "zh"), "\n")
+      if pending_chart then en, zh = pending_chart.en .. "\n" .. en, pending_chart.zh .. "\n" .. zh end
+      pending_chart = { en = en, zh = zh }
+    end
+    if not (opts.quiet and not simt.on_stage()) then
+      print("  " .. tx(t2.title, L.lang))
+      for _, line in ipairs(table_lines(t2, L.lang)) do print("    " .. line) end
     end
   end
 
