@@ -299,6 +299,7 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_u("sfu_lanes_per_sm", d->sfu_lanes_per_sm, 1, 1024, err) ||
         check_u("lsu_lanes_per_sm", d->lsu_lanes_per_sm, 1, 1024, err) ||
         check_u("sched", d->sched, SCHED_LRR, SCHED_GTO, err) ||
+        check_u("sched_reference", d->sched_reference, 0, 1, err) ||
         check_u("tc_flops_per_clk_f16", d->tc_flops_per_clk_f16, 0, 1u << 20, err) ||
         check_u("tc_flops_per_clk_bf16", d->tc_flops_per_clk_bf16, 0, 1u << 20, err) ||
         check_u("tc_flops_per_clk_tf32", d->tc_flops_per_clk_tf32, 0, 1u << 20, err) ||

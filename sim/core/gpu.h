@@ -43,6 +43,8 @@ typedef struct gpu_desc {
     uint32_t sfu_lanes_per_sm;     /* special function lanes                 */
     uint32_t lsu_lanes_per_sm;     /* load/store lanes (addresses per cycle) */
     gpu_sched_t sched;             /* warp scheduler policy                  */
+    uint32_t sched_reference;      /* 1: pick warps with the plain reference
+                                      scan (sched.h; slower, same result)   */
     /* Tensor Cores: dense FLOP per clock per SM by input precision (FP32
      * accumulate; an FMA is 2 FLOP), split evenly over the schedulers.
      * 0: the GPU has no Tensor Core for that format (wmma.mma fails). */

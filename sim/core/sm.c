@@ -1,26 +1,21 @@
-/* sm.c - a streaming multiprocessor and its warp schedulers.
+/* sm.c - a streaming multiprocessor: warp and block slots, issue, and the
+ * cycle.
  *
- * How one SM cycle works (sm_cycle):
- *   1. Each scheduler (slot s belongs to scheduler s % nsched) asks which of
- *      its warps can issue now. A warp can when (a) the registers it reads
- *      and writes are no longer waiting for an earlier instruction (the
- *      scoreboard: reg_ready[] holds the cycle each register's pending
- *      result arrives), (b) the function unit it needs is free
- *      (unit_free[]), and (c) it is not at a barrier. The scheduler keeps
- *      the answer as sets of warps (bit masks, see sched_view): `awake`
- *      warps have their operands; the others sleep in a list sorted by the
- *      cycle their operands arrive and wake up when it comes (wake_up).
- *      Ready now = awake, minus the warps of every busy unit (by_unit
- *      holds one mask of warps per function unit).
- *   2. Among ready warps the policy picks one (loose round robin, or greedy
- *      then oldest) and the scheduler issues it: exec_step computes the
- *      real result now, and the scoreboard records when it will be visible
- *      (now + unit latency, or when the memory system delivers a load).
- *   3. A scheduler that issues nothing records why (the stall reason of its
- *      most promising warp, see next_wake) so that every scheduler-cycle is
- *      accounted for.
+ * How one SM cycle works (sm_cycle, at the bottom of this file):
+ *   1. Each warp scheduler picks the warp it issues (sched.h tells that
+ *      story and holds the pick, in a fast version and a plain reference).
+ *      A scheduler sees its warps through a small copy per warp (the view);
+ *      sched_view refreshes it whenever a warp's state or readiness changes.
+ *   2. The chosen warps issue in scheduler order (issue): exec_step computes
+ *      the real result now, and the scoreboard records when it will be
+ *      visible (now + unit latency, or when the memory system delivers a
+ *      load); the unit is busy for its issue interval.
+ *   3. A scheduler that issues nothing counts a cycle of its stall reason,
+ *      so that every scheduler-cycle is accounted for.
  * Cycles in which no scheduler could issue are skipped: the SM's next
  * evaluation is the earliest cycle any of its warps can become ready.
+ * The asynchronous machinery (bulk copies, mbarriers, wgmma, clusters) sits
+ * between issue and the cycle: async_issue.
  */
 #include "sm.h"
 
@@ -33,6 +28,11 @@
 #include "bits.h"
 #include "memsys.h"
 #include "power.h"
+
+/* The warp scheduler (sched.h) is compiled as part of this file, so that
+ * the compiler can inline its pick into sm_cycle: as a separate object it
+ * costs the simulator ~2% more host instructions (callgrind). */
+#include "sched.c"
 
 /* A hint to the host CPU to start loading the cache line at p (no effect
  * on results; nothing on compilers without the builtin). */
@@ -126,9 +126,9 @@ static sm_layout_t layout(const sm_launch_t *l, uint32_t nsched, uint32_t blocks
     y.regfile = y.warps + round_up((size_t)nwarps * sizeof(warp_t));
     y.ready = y.regfile + round_up((size_t)nwarps * nregs * WARP_SIZE * sizeof(uint32_t));
     y.view = y.ready + round_up((size_t)nwarps * nregs * sizeof(uint64_t));
-    y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sm_slot_t));
+    y.view_at = y.view + round_up((size_t)nsched * per_sched * sizeof(sched_slot_t));
     y.sleepers = y.view_at + round_up((size_t)nwarps * sizeof(uint32_t));
-    y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sm_sleeper_t));
+    y.blocks = y.sleepers + round_up((size_t)nsched * per_sched * sizeof(sched_sleeper_t));
     y.async = y.blocks + round_up((size_t)blocks_per_sm * sizeof(sm_block_t));
     y.smem = y.async + round_up((size_t)nwarps * sizeof(sm_async_t));
     y.total = y.smem + round_up((size_t)blocks_per_sm * l->prog->shared_bytes);
@@ -165,7 +165,7 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
     sm->warps = (warp_t *)(m + y.warps);
     sm->regfile = (uint32_t *)(m + y.regfile);
     sm->reg_ready = (uint64_t *)(m + y.ready);
-    sm->view = (sm_slot_t *)(m + y.view);
+    sm->view = (sched_slot_t *)(m + y.view);
     sm->view_at = (uint32_t *)(m + y.view_at);
     sm->blocks = (sm_block_t *)(m + y.blocks);
     sm->async = (sm_async_t *)(m + y.async);
@@ -179,8 +179,9 @@ void sm_init(sm_t *sm, uint32_t id, const sm_launch_t *l, uint32_t blocks_per_sm
         sm->blocks[b].smem = sm->smem ? sm->smem + (size_t)b * sm->smem_per_block : NULL;
     sm->next_eval = SM_NEVER;
     for (uint32_t s = 0; s < sm->nsched; s++) {
-        sm->sched[s].sleepers = (sm_sleeper_t *)(m + y.sleepers) + (size_t)s * sm->per_sched;
+        sm->sched[s].sleepers = (sched_sleeper_t *)(m + y.sleepers) + (size_t)s * sm->per_sched;
         sm->sched[s].reason = STALL_IDLE;
+        sm->sched[s].reference = l->desc->sched_reference != 0;
         sm->sched[s].last_mine = s == 0;   /* last starts as slot 0 */
         sm->sched[s].nslots = sm->nwarps > s ? (sm->nwarps - s + sm->nsched - 1) / sm->nsched : 0;
     }
@@ -282,87 +283,28 @@ static void warp_refresh(const sm_launch_t *l, warp_t *w)
     w->unit = d->unit;
 }
 
-static inline uint64_t bit(uint32_t k) { return 1ull << k; }
-
-
-/* File live warp k of scheduler s as asleep until cycle `ready` (wake_up
- * moves it to awake). The list is kept latest first, so the next to wake
- * is at the end, and a warp that just issued (usually due soon) is filed
- * near it. */
-static inline void sleep_until(sm_sched_t *s, uint32_t k, uint64_t ready)
-{
-    uint32_t i = s->nsleepers++;
-    for (; i > 0 && s->sleepers[i - 1].ready < ready; i--)
-        s->sleepers[i] = s->sleepers[i - 1];
-    s->sleepers[i] = (sm_sleeper_t){ .ready = ready, .k = k };
-}
-
-/* Copy what the schedulers look at of warp w into its slot of sm->view,
- * and file it in its scheduler's sets: live or at a barrier, and awake
- * (operands ready) or asleep in the sleepers list until its operands are.
- * Called after every change of the warp's state, readiness or age. */
+/* Give warp w's scheduler its new view of w (sched.h): called after every
+ * change of the warp's state, readiness or age. */
 static void sched_view(sm_t *sm, const warp_t *w)
 {
-    uint32_t k = w->slot / sm->nsched;
-    sm_sched_t *s = &sm->sched[w->slot % sm->nsched];
-    sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
-    if (s->live & ~s->awake & bit(k)) {           /* out of the sleepers list */
-        uint32_t i = 0;
-        while (s->sleepers[i].k != k)
-            i++;
-        for (s->nsleepers--; i < s->nsleepers; i++)
-            s->sleepers[i] = s->sleepers[i + 1];
-    }
-    s->live &= ~bit(k);
-    s->awake &= ~bit(k);
-    s->at_barrier &= ~bit(k);
-    s->by_unit[v->unit] &= ~bit(k);
-    v->dep_ready = w->dep_ready;
-    v->age = w->age;
-    v->pc = w->depth ? warp_pc(w) : 0;
-    v->depth = (uint8_t)w->depth;
-    v->state = w->state;
-    v->unit = w->unit;
-    v->why = w->dep_why;
-    if (w->state == WARP_BARRIER)
-        s->at_barrier |= bit(k);
-    if (w->state != WARP_READY)
-        return;
-    s->live |= bit(k);
-    s->by_unit[w->unit] |= bit(k);
-    sleep_until(s, k, w->dep_ready);
+    uint32_t si = w->slot % sm->nsched;
+    sched_slot_t v = {
+        .dep_ready = w->dep_ready, .age = w->age, .pc = w->depth ? warp_pc(w) : 0,
+        .depth = (uint8_t)w->depth, .state = w->state, .unit = w->unit, .why = w->dep_why,
+    };
+    sched_file(&sm->sched[si], &sm->view[si * sm->per_sched], w->slot / sm->nsched, v);
 }
 
-/* sched_view for its most common case, after every issue that leaves the
- * warp live (not done, not at a barrier): it was awake (it was chosen),
- * and sleeps until its next instruction's operands are ready. If its own
- * issue already re-filed it (the last warp to reach barrier.cluster
- * releases itself too), sched_view does the general case. */
+/* sched_view after an issue that leaves the warp live (its common case). */
 static void sched_view_issued(sm_t *sm, const warp_t *w)
 {
-    uint32_t k = w->slot / sm->nsched;
-    sm_sched_t *s = &sm->sched[w->slot % sm->nsched];
-    if (w->state != WARP_READY || !(s->awake & bit(k))) {
+    if (w->state != WARP_READY) {
         sched_view(sm, w);
         return;
     }
-    sm_slot_t *v = &sm->view[sm->view_at[w->slot]];
-    s->awake &= ~bit(k);
-    s->by_unit[v->unit] &= ~bit(k);
-    s->by_unit[w->unit] |= bit(k);
-    v->dep_ready = w->dep_ready;
-    v->pc = warp_pc(w);
-    v->depth = (uint8_t)w->depth;
-    v->unit = w->unit;
-    v->why = w->dep_why;
-    sleep_until(s, k, w->dep_ready);
-}
-
-/* Move the warps whose operands are ready by cycle now to the awake set. */
-static inline void wake_up(sm_sched_t *s, uint64_t now)
-{
-    while (s->nsleepers > 0 && s->sleepers[s->nsleepers - 1].ready <= now)
-        s->awake |= bit(s->sleepers[--s->nsleepers].k);
+    uint32_t si = w->slot % sm->nsched;
+    sched_file_issued(&sm->sched[si], &sm->view[si * sm->per_sched], w->slot / sm->nsched, w->dep_ready,
+                      warp_pc(w), (uint8_t)w->depth, w->unit, w->dep_why);
 }
 
 /* Earliest cycle warp w can issue its next instruction, and why it cannot
@@ -607,7 +549,7 @@ static int async_issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, sm_b
                        const isa_instr_t *in, const exec_info_t *info, uint64_t now, simt_err_t *err)
 {
     sm_async_t *as = &sm->async[w->slot];
-    sm_sched_t *s = &sm->sched[sched];
+    sched_t *s = &sm->sched[sched];
     gpu_stats_t *st = l->st;
     if (info->mask == 0)
         return 0;
@@ -840,7 +782,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
     st->divergent_branches += info.diverged;
     l->last_activity = now + 1 > l->last_activity ? now + 1 : l->last_activity;
 
-    sm_sched_t *s = &sm->sched[sched];
+    sched_t *s = &sm->sched[sched];
     s->unit_free[d->unit] = now + (d->unit == UNIT_TENSOR ? l->tc_interval[d->tc_type]
                                                           : l->issue_interval[d->unit]);
     w->next_issue = now + 1;
@@ -932,107 +874,23 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
 
 /* ---- one cycle ---------------------------------------------------------- */
 
-/* The first warp of `set` in scan order: places first, first + 1, ...,
- * per - 1, then 0, 1, ... (set is not empty). */
-static inline uint32_t first_in_order(uint64_t set, uint32_t first)
-{
-    uint64_t after = set & (~0ull << first);      /* places first and up */
-    return (uint32_t)bits_lowest64(after ? after : set);
-}
-
-/* The cycle view slot v's warp has both its operands and its unit. */
-static inline uint64_t slot_ready(const sm_sched_t *s, const sm_slot_t *v)
-{
-    uint64_t uf = s->unit_free[v->unit];
-    return uf > v->dep_ready ? uf : v->dep_ready;
-}
-
-/* When the scheduler can next issue, if no warp can now: the earliest
- * cycle at which some live warp has both its operands (dep_ready) and its
- * function unit (unit_free) -- and, of the warps ready then, the first in
- * scan order, whose reason for waiting the scheduler reports. Sets
- * s->wake and s->reason. */
-static void next_wake(sm_sched_t *s, const sm_slot_t *view, uint32_t first)
-{
-    uint64_t best = SM_NEVER;     /* the earliest cycle found so far ...     */
-    uint64_t tied = 0;            /* ... and the warps ready at it           */
-    /* awake warps wait only for their unit */
-    for (uint32_t u = 0; u < UNIT_COUNT; u++) {
-        uint64_t m = s->awake & s->by_unit[u];
-        if (m && s->unit_free[u] <= best) {
-            tied = s->unit_free[u] < best ? m : tied | m;
-            best = s->unit_free[u];
-        }
-    }
-    /* asleep warps wait for max(operands, unit), in operand order: stop at
-     * the first whose operands come after the best so far */
-    for (uint32_t i = s->nsleepers; i-- > 0 && s->sleepers[i].ready <= best;) {
-        uint32_t k = s->sleepers[i].k;
-        uint64_t t = slot_ready(s, &view[k]);
-        if (t <= best) {
-            tied = t < best ? bit(k) : tied | bit(k);
-            best = t;
-        }
-    }
-    if (best == SM_NEVER) {
-        s->wake = SM_NEVER;
-        s->reason = s->at_barrier ? STALL_BARRIER : STALL_IDLE;
-        return;
-    }
-    /* of the warps ready at `best`, the first in scan order says why */
-    const sm_slot_t *v = &view[first_in_order(tied, first)];
-    s->wake = best;
-    s->reason = s->unit_free[v->unit] > v->dep_ready ? STALL_PIPE : v->why;
-}
-
-/* Choose the warp scheduler si issues at cycle now, or NULL if none can.
- * Sets s->issued, s->wake, s->reason. */
+/* The warp scheduler si issues at cycle now (sched.h), or NULL. */
 static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int dirty)
 {
-    sm_sched_t *s = &sm->sched[si];
+    sched_t *s = &sm->sched[si];
     /* Nothing this scheduler owns has changed since it last looked and
-     * found its earliest warp ready at s->wake: no need to look again. */
-    if (!dirty && !s->issued && s->wake > now)
+     * found its earliest warp ready at s->wake: no need to look again.
+     * (The reference looks every time: the golden tests' [reference] runs
+     * thus check this shortcut too.) */
+    if (!dirty && !s->issued && s->wake > now && !s->reference)
         return NULL;
-
-    /* The warps that can issue now: live, operands ready, and their
-     * function unit free. */
-    wake_up(s, now);
-    const sm_slot_t *view = &sm->view[si * sm->per_sched];
-    uint64_t ready = s->awake;
-    if (s->busy_until > now)          /* some unit is still busy */
-        for (uint32_t u = 0; u < UNIT_COUNT; u++)
-            if (s->unit_free[u] > now)
-                ready &= ~s->by_unit[u];
+    const sched_slot_t *view = &sm->view[si * sm->per_sched];
     int lrr = l->desc->sched == SCHED_LRR;
-    /* LRR scans from the warp after the one it issued last; GTO from 0 */
-    uint32_t per = s->nslots;
-    uint32_t first = lrr && per ? (s->last_k + 1 == per ? 0 : s->last_k + 1) : 0;
-    if (!ready) {
-        s->issued = 0;
-        next_wake(s, view, first);
+    uint32_t k = s->reference ? sched_pick_reference(s, view, lrr, now) : sched_pick(s, view, lrr, now);
+    if (k == SCHED_NONE)
         return NULL;
-    }
-    uint32_t k;
-    if (lrr)
-        k = first_in_order(ready, first);          /* the next ready warp in turn */
-    else if (s->last_mine && (ready & bit(s->last_k)))
-        k = s->last_k;                             /* GTO: the greedy warp, while it is ready */
-    else {                                         /* GTO: else the oldest ready warp */
-        k = bits_lowest64(ready);
-        for (uint64_t rest = ready & (ready - 1); rest; rest &= rest - 1) {
-            uint32_t j = bits_lowest64(rest);
-            if (view[j].age < view[k].age)
-                k = j;
-        }
-    }
-    warp_t *pick = &sm->warps[k * sm->nsched + si];
-    s->issued = 1;
-    s->last = k * sm->nsched + si;   /* = pick->slot, without touching *pick yet */
-    s->last_k = k;
-    s->last_mine = 1;
-    s->wake = now + 1;
-    return pick;
+    s->last = k * sm->nsched + si;   /* the warp's slot, without touching it yet */
+    return &sm->warps[s->last];
 }
 
 /* Ask the host CPU to start loading what issuing scheduler si's chosen
@@ -1046,7 +904,7 @@ static warp_t *schedule(sm_t *sm, sm_launch_t *l, uint32_t si, uint64_t now, int
 static void prefetch_issue(const sm_t *sm, const sm_launch_t *l, uint32_t si)
 {
     uint32_t k = sm->sched[si].last_k, slot = sm->sched[si].last;
-    const sm_slot_t *v = &sm->view[si * sm->per_sched + k];
+    const sched_slot_t *v = &sm->view[si * sm->per_sched + k];
     const warp_t *w = &sm->warps[slot];
     const sm_deps_t *d = &l->deps[v->pc];
     const uint32_t *regs = &sm->regfile[(size_t)slot * (l->prog->nregs ? l->prog->nregs : 1) * WARP_SIZE];
@@ -1099,7 +957,7 @@ int sm_cycle(sm_t *sm, sm_launch_t *l, uint64_t now, simt_err_t *err)
     uint64_t next = SM_NEVER;
     int issued_any = 0;
     for (uint32_t s = 0; s < sm->nsched; s++) {
-        sm_sched_t *sc = &sm->sched[s];
+        sched_t *sc = &sm->sched[s];
         if (sc->wake < next)
             next = sc->wake;
         if (sc->issued) {

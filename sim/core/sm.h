@@ -13,11 +13,12 @@
 #include "exec.h"
 #include "gpu.h"
 #include "isa.h"
+#include "sched.h"
 #include "warp.h"
 
 #define SM_MAX_SCHEDULERS 8
 #define SM_NEVER UINT64_MAX
-#define SM_MAX_WARPS_PER_SCHED 64   /* one bit each in sm_sched_t's masks */
+#define SM_MAX_WARPS_PER_SCHED SCHED_MAX_WARPS   /* one bit each in sched_t's masks */
 #define SM_DEP_REGS (4 * 8 + 8)   /* 4 sources and a destination of up to 8 registers */
 #define SM_MAX_MBARS 16       /* mbarriers per block (isa.h)                 */
 #define SM_MAX_WARPGROUPS 8   /* 4 warps each: 1,024 threads per block      */
@@ -138,59 +139,13 @@ typedef struct sm_block {
     uint32_t rank;                /* its rank in the cluster                 */
 } sm_block_t;
 
-/* A warp waiting for its operands: when they are ready, and its place k
- * in its scheduler's view. */
-typedef struct sm_sleeper {
-    uint64_t ready;
-    uint32_t k;
-} sm_sleeper_t;
-
-/* One warp scheduler (one per sub-partition). Its warps are named by their
- * place k in its part of sm->view (warp slot k * nsched + s); the sets below
- * are bit masks over k (a scheduler owns at most SM_MAX_WARPS_PER_SCHED
- * warps), kept up to date by sched_view so that picking a warp takes a few
- * mask operations instead of a look at every warp. */
-typedef struct sm_sched {
-    uint32_t last;                /* LRR: last slot issued; GTO: greedy slot */
-    uint32_t last_k;              /* last / nsched: its place in the view    */
-    uint8_t last_mine;            /* last is one of this scheduler's slots   */
-    uint32_t nslots;              /* warp slots it owns                      */
-    uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
-    uint64_t busy_until;          /* the latest of unit_free[]               */
-    uint64_t wake;                /* earliest cycle a warp may be ready      */
-    uint64_t tc_free;             /* its Tensor Core's wgmma queue is free   */
-    uint8_t reason;               /* gpu_stall_t while it cannot issue       */
-    uint8_t issued;               /* issued at its last evaluation           */
-    uint64_t live;                /* warps in state WARP_READY               */
-    uint64_t at_barrier;          /* warps in state WARP_BARRIER             */
-    uint64_t awake;               /* live warps whose operands are ready     */
-    uint64_t by_unit[UNIT_COUNT]; /* live warps whose next instruction goes
-                                     to each function unit                  */
-    sm_sleeper_t *sleepers;       /* the other live warps, latest first     */
-    uint32_t nsleepers;
-} sm_sched_t;
-
-/* What a scheduler looks at of one warp slot, kept apart from warp_t (which
- * is large) in one small array per scheduler, so that scanning a
- * scheduler's warps touches a few cache lines. A copy: sm.c refreshes it
- * whenever the warp's state or readiness changes (sched_view). */
-typedef struct sm_slot {
-    uint64_t dep_ready;           /* warp_t.dep_ready                        */
-    uint64_t age;                 /* warp_t.age                              */
-    uint32_t pc;                  /* its next instruction (0 when done)      */
-    uint8_t depth;                /* warp_t.depth (for prefetching its top)  */
-    uint8_t state;                /* warp_t.state                            */
-    uint8_t unit;                 /* warp_t.unit                             */
-    uint8_t why;                  /* warp_t.dep_why                          */
-} sm_slot_t;
-
 typedef struct sm {
     uint32_t id;                  /* %smid                                   */
     uint32_t nsched;              /* schedulers in use                       */
-    sm_sched_t sched[SM_MAX_SCHEDULERS];
+    sched_t sched[SM_MAX_SCHEDULERS];  /* sched.h */
     warp_t *warps;                /* nwarps slots                            */
     uint32_t nwarps;
-    sm_slot_t *view;              /* scheduler s's k-th slot (warp slot
+    sched_slot_t *view;           /* scheduler s's k-th slot (warp slot
                                      k * nsched + s) at view[s * per_sched + k] */
     uint32_t per_sched;           /* slots per scheduler, rounded up         */
     uint32_t *view_at;            /* nwarps: index of each slot in view      */

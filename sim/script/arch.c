@@ -47,7 +47,7 @@ static const arch_field_t arch_fields[] = {
     F(name, K_STR), F(vendor_name, K_STR),
     F(sms, K_U32), F(clock_mhz, K_DBL), F(schedulers_per_sm, K_U32),
     F(fp32_lanes_per_sm, K_U32), F(int_lanes_per_sm, K_U32),
-    F(sfu_lanes_per_sm, K_U32), F(lsu_lanes_per_sm, K_U32), F(sched, K_SCHED),
+    F(sfu_lanes_per_sm, K_U32), F(lsu_lanes_per_sm, K_U32), F(sched, K_SCHED), F(sched_reference, K_U32),
     F(tc_flops_per_clk_f16, K_U32), F(tc_flops_per_clk_bf16, K_U32),
     F(tc_flops_per_clk_tf32, K_U32), F(tc_flops_per_clk_fp8, K_U32),
     F(tc_sync_flops_per_clk_f16, K_U32), F(tc_sync_flops_per_clk_bf16, K_U32),

@@ -3,6 +3,10 @@
 -- cpu-core. Any change to the timing model or the kernels that moves a
 -- number fails here, so that every such change is deliberate.
 --
+-- Every GPU case also runs with the scheduler's plain reference pick
+-- (sched_reference = 1, sim/core/sched.h) and must give the same golden
+-- numbers and the same stall counts as the fast pick, reason by reason.
+--
 -- After an intended change, regenerate the golden file and review the diff:
 --   build/simtlab run tests/lua/test_golden.lua update > tests/lua/golden_cycles.lua
 local W = require("workloads")
@@ -45,13 +49,16 @@ local function unchecked(g)
 end
 
 for _, run in ipairs({ { arch = "edu-tiny" }, { arch = "h200" },
-                       { arch = "edu-tiny", off = true }, { arch = "h200", off = true } }) do
+                       { arch = "edu-tiny", off = true }, { arch = "h200", off = true },
+                       { arch = "edu-tiny", ref = true }, { arch = "h200", ref = true } }) do
   local arch = run.arch
   local function gpu(sched)
-    local g = simt.gpu{ arch = arch, sched = sched }
+    local g = simt.gpu{ arch = arch, sched = sched, sched_reference = run.ref and 1 or 0 }
     return run.off and unchecked(g) or g
   end
-  local add = function(name, fn) add(name .. (run.off and " [check off]" or ""), fn) end
+  local add = function(name, fn)
+    add(name .. (run.off and " [check off]" or run.ref and " [reference]" or ""), fn)
+  end
   for _, k in ipairs({ "matmul_naive", "matmul_naive_T", "matmul_tiled16", "matmul_tiled32", "matmul_reg64" }) do
     add(arch .. " " .. k .. " 48", function()
       local r = W.matmul(gpu(), k, 48)
@@ -104,7 +111,8 @@ end)
 local got = {}
 for _, c in ipairs(cases) do
   local r, out = c.fn()
-  got[c.name] = { cycles = r.cycles, instrs = r.warp_instrs, dram = r.dram_bytes, result = checksum(out) }
+  got[c.name] = { cycles = r.cycles, instrs = r.warp_instrs, dram = r.dram_bytes, result = checksum(out),
+                  stalls = r.stalls }
 end
 
 if update then
@@ -112,7 +120,7 @@ if update then
   print("return {")
   for _, c in ipairs(cases) do
     local v = got[c.name]
-    if c.name:find(" [check off]", 1, true) then goto continue end
+    if c.name:find(" [check off]", 1, true) or c.name:find(" [reference]", 1, true) then goto continue end
     print(string.format("  [%q] = { cycles = %d, instrs = %d, dram = %d, result = %q },",
                         c.name, v.cycles, v.instrs, v.dram, v.result))
     ::continue::
@@ -124,13 +132,23 @@ end
 local golden = require("golden_cycles")
 local bad = 0
 for _, c in ipairs(cases) do
-  local want, have = golden[c.name:gsub(" %[check off%]$", "")], got[c.name]
+  local base = c.name:gsub(" %[check off%]$", ""):gsub(" %[reference%]$", "")
+  local want, have = golden[base], got[c.name]
   if not want then
     print("no golden entry for " .. c.name); bad = bad + 1
   else
     for _, f in ipairs({ "cycles", "instrs", "dram", "result" }) do
       if want[f] ~= have[f] then
         print(string.format("%s: %s %s, golden %s", c.name, f, tostring(have[f]), tostring(want[f])))
+        bad = bad + 1
+      end
+    end
+  end
+  if c.name:find("[reference]", 1, true) then   -- the reference pick: every stall reason too
+    assert(got[base].stalls and have.stalls, c.name .. ": a launch result without stalls")
+    for reason, n in pairs(got[base].stalls) do
+      if have.stalls[reason] ~= n then
+        print(string.format("%s: %s stalls %d, fast pick %d", c.name, reason, have.stalls[reason], n))
         bad = bad + 1
       end
     end
