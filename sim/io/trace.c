@@ -1,6 +1,8 @@
 /* trace.c - Chrome / Perfetto JSON trace writer (see trace.h). */
 #include "trace.h"
 
+#include "json.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,7 +61,9 @@ static double us(const trace_t *t, uint64_t cycle) { return t->base_us + (double
 static void name_process(trace_t *t, uint32_t pid, const char *name)
 {
     sep(t);
-    fprintf(t->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%" PRIu32 ",\"args\":{\"name\":\"%s\"}}", pid, name);
+    fprintf(t->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%" PRIu32 ",\"args\":{\"name\":", pid);
+    json_put_string(t->f, name);
+    fputs("}}", t->f);
     sep(t);
     fprintf(t->f, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%" PRIu32 ",\"args\":{\"sort_index\":%" PRIu32 "}}", pid, pid);
 }
@@ -67,14 +71,18 @@ static void name_process(trace_t *t, uint32_t pid, const char *name)
 static void span(trace_t *t, const char *name, uint32_t pid, uint32_t tid, double start, double end)
 {
     sep(t);
-    fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"ts\":%.4f,\"dur\":%.4f}",
-            name, pid, tid, start, end - start);
+    fputs("{\"name\":", t->f);
+    json_put_string(t->f, name);
+    fprintf(t->f, ",\"ph\":\"X\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"ts\":%.4f,\"dur\":%.4f}",
+            pid, tid, start, end - start);
 }
 
 static void counter(trace_t *t, const char *name, double ts, double v)
 {
     sep(t);
-    fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"C\",\"pid\":0,\"ts\":%.4f,\"args\":{\"value\":%.4f}}", name, ts, v);
+    fputs("{\"name\":", t->f);
+    json_put_string(t->f, name);
+    fprintf(t->f, ",\"ph\":\"C\",\"pid\":0,\"ts\":%.4f,\"args\":{\"value\":%.4f}}", ts, v);
 }
 
 static void sample(trace_t *t, const gpu_run_t *run, uint64_t cycle)

@@ -5,6 +5,8 @@
  */
 #include "export.h"
 
+#include "json.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,31 +301,10 @@ static void put_json_string(pieces_t *p, const char *s, size_t len)
 {
     lua_State *L = p->L;
     luaL_Buffer b;
-    size_t i;
-    luaL_buffinit(L, &b);
-    luaL_addchar(&b, '"');
-    for (i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        char esc[8];
-        switch (ch) {
-        case '"':  luaL_addstring(&b, "\\\""); break;
-        case '\\': luaL_addstring(&b, "\\\\"); break;
-        case '\b': luaL_addstring(&b, "\\b"); break;
-        case '\f': luaL_addstring(&b, "\\f"); break;
-        case '\n': luaL_addstring(&b, "\\n"); break;
-        case '\r': luaL_addstring(&b, "\\r"); break;
-        case '\t': luaL_addstring(&b, "\\t"); break;
-        default:
-            if (ch < 0x20) {
-                snprintf(esc, sizeof esc, "\\u%04x", ch);
-                luaL_addstring(&b, esc);
-            } else {
-                luaL_addchar(&b, (char)ch);
-            }
-        }
-    }
-    luaL_addchar(&b, '"');
-    luaL_pushresult(&b);
+    size_t need = json_quote(NULL, 0, s, len);   /* sim/io/json.h: the one escaper */
+    char *out = luaL_buffinitsize(L, &b, need + 1);
+    json_quote(out, need + 1, s, len);
+    luaL_pushresultsize(&b, need);
     lua_rawseti(L, p->idx, ++p->n);
 }
 
