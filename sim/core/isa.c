@@ -259,11 +259,16 @@ unsigned isa_opd_regs(const isa_instr_t *in, int i)
 }
 
 /* The table gives the f32 unit for opcodes that have integer forms too;
- * an integer add/sub/mul/mad/min/max/abs/neg runs on the integer ALU. */
+ * an integer add/sub/mul/mad/min/max/abs/neg runs on the integer ALU. A
+ * kernel's arguments come from the constant bank, so ld.param is an ALU
+ * operand read, not a trip through the load/store unit. The timing (sm.c),
+ * the CPU model and the window all ask here. */
 isa_unit_t isa_instr_unit(const isa_instr_t *in)
 {
     isa_unit_t u = (isa_unit_t)isa_ops[in->op].unit;
     if (u == UNIT_FMA && in->type != T_F32)
+        return UNIT_ALU;
+    if (in->op == OP_LD && in->space == SPACE_PARAM)
         return UNIT_ALU;
     return u;
 }

@@ -59,11 +59,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         memset(d, 0, sizeof *d);
         d->dst = d->pdst = ISA_NO_REG;
         d->psrc[0] = d->psrc[1] = d->psrc[2] = ISA_NO_REG;
-        d->unit = isa_ops[in->op].unit;
-        if (d->unit == UNIT_FMA && in->type != T_F32)
-            d->unit = UNIT_ALU;
-        if (in->op == OP_LD && in->space == SPACE_PARAM)
-            d->unit = UNIT_ALU;           /* arguments come from the constant bank */
+        d->unit = isa_instr_unit(in);
         uint32_t np = 0;
         if (in->guard != ISA_NO_REG)
             d->psrc[np++] = in->guard;

@@ -98,7 +98,15 @@ static void test_instr_unit(void **state)
     assert_int_equal(isa_instr_unit(&in), UNIT_SFU);
     in.op = OP_LD;
     in.type = T_F32;
+    in.space = SPACE_GLOBAL;
     assert_int_equal(isa_instr_unit(&in), UNIT_LSU);
+    in.space = SPACE_SHARED;
+    assert_int_equal(isa_instr_unit(&in), UNIT_LSU);
+    /* arguments come from the constant bank: the timing charges ld.param to
+     * the ALU, and the window, which asks the same function, says so too */
+    in.space = SPACE_PARAM;
+    in.type = T_U32;
+    assert_int_equal(isa_instr_unit(&in), UNIT_ALU);
 }
 
 static void test_names(void **state)
