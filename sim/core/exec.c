@@ -1412,13 +1412,143 @@ static uint32_t lowest_lane(uint32_t mask)
 }
 
 
+/* ---- one instruction ---------------------------------------------------- */
+
+/* bar.sync and barrier.cluster: every live lane of the warp must arrive
+ * together (a barrier inside a divergent if is a deadlock on a real GPU,
+ * so it is a fault here). */
+static int exec_barrier(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask, uint32_t active,
+                        exec_info_t *info, simt_err_t *err)
+{
+    if (mask != w->live) {   /* a guard or a divergent path left lanes out */
+        char detail[220];
+        if (in->op == OP_BAR)
+            snprintf(detail, sizeof detail,
+                     "bar.sync reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
+                     " are on another path: every thread of a block must reach the same barrier "
+                     "(a barrier inside an if is a deadlock)", mask, w->live & ~mask);
+        else
+            snprintf(detail, sizeof detail,
+                     "barrier.cluster reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
+                     " are on another path: every thread of every CTA of the cluster must reach it",
+                     mask, w->live & ~mask);
+        return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
+                      "barrier in divergent code", detail);
+    }
+    if (x->check && check_barrier(x->check, x, w, err) != 0)
+        return -1;
+    /* barrier.cluster in a cluster of one is the block's barrier */
+    info->barrier = in->op == OP_BAR || x->cluster == NULL;
+    return 0;
+}
+
+/* setp: p = a CMP b in the active lanes. */
+static void exec_setp(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask)
+{
+    uint32_t ta[WARP_SIZE], tb[WARP_SIZE];
+    const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
+    uint32_t r = setp_warp(in->cmp, in->type, a, b) & mask;
+    uint32_t p = in->opd[0].index;
+    w->preds[p] = (w->preds[p] & ~mask) | r;
+}
+
+/* selp: d = p ? a : b. */
+static void exec_selp(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask)
+{
+    uint32_t ta[WARP_SIZE], tb[WARP_SIZE];
+    const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
+    uint32_t p = w->preds[in->opd[3].index];
+    uint32_t *d = dst(w, in);
+    FOR_LANES(mask, l) d[l] = (p >> l & 1u) ? a[l] : b[l];
+}
+
+/* cvt: d = a converted from the source type to the destination type. */
+static void exec_cvt(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask)
+{
+    uint32_t ta[WARP_SIZE];
+    const uint32_t *a = src(x, w, &in->opd[1], ta);
+    uint32_t *d = dst(w, in);
+    FOR_LANES(mask, l) d[l] = convert(in->type, in->stype, a[l]);
+}
+
+/* The FLOPs of an arithmetic instruction: the opcode table's FLOP per lane
+ * of its f32 form (isa.c), for every active lane; integers count none. */
+static inline void count_flops(const isa_instr_t *in, uint32_t mask, exec_info_t *info)
+{
+    if (in->type == T_F32)
+        info->flops = isa_ops[in->op].f32_flops * warp_popcount(mask);
+}
+
+/* fma and mad: d = a * b + c (f32 with one rounding). */
+static void exec_fma(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask, exec_info_t *info)
+{
+    uint32_t ta[WARP_SIZE], tb[WARP_SIZE], tc[WARP_SIZE], r[WARP_SIZE];
+    const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb),
+                   *c = src(x, w, &in->opd[3], tc);
+    uint32_t *d = dst(w, in);
+    if (in->type == T_F32)
+        fma_warp(a, b, c, r);   /* all lanes: no side effects */
+    else
+        for (uint32_t l = 0; l < WARP_SIZE; l++)   /* all lanes (a loop that vectorises) */
+            r[l] = a[l] * b[l] + c[l];
+    LANE_LOOP(mask, l, d[l] = r[l]);   /* then the active ones */
+    count_flops(in, mask, info);
+}
+
+/* and/or/xor/not/mov on predicates. */
+static void exec_pred_logic(warp_t *w, const isa_instr_t *in, uint32_t mask)
+{
+    uint32_t a = w->preds[in->opd[1].index];
+    uint32_t b = isa_ops[in->op].nsrc > 1 ? w->preds[in->opd[2].index] : 0;
+    uint32_t r = in->op == OP_AND ? a & b : in->op == OP_OR ? a | b
+               : in->op == OP_XOR ? a ^ b : in->op == OP_NOT ? ~a : a;
+    uint32_t p = in->opd[0].index;
+    w->preds[p] = (w->preds[p] & ~mask) | (r & mask);
+}
+
+/* The arithmetic and logic of two sources: add sub mul div rem min max
+ * mul.hi and or xor shl shr. */
+static void exec_binary(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask, exec_info_t *info)
+{
+    uint32_t ta[WARP_SIZE], tb[WARP_SIZE];
+    const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
+    uint32_t *d = dst(w, in);
+    if (in->opd[2].kind == OPD_IMM && (in->op == OP_SHL || (in->op == OP_SHR && in->type != T_S32)))
+        shift_imm_warp(in->op, mask, a, in->opd[2].imm, d);
+    else if (!binop_warp(in->op, in->type, mask, a, b, d))
+        FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
+    count_flops(in, mask, info);
+}
+
+/* One source: mov, abs, neg, not, and the special functions. */
+static void exec_unary(const exec_ctx_t *x, warp_t *w, const isa_instr_t *in, uint32_t mask, exec_info_t *info)
+{
+    uint32_t ta[WARP_SIZE];
+    const uint32_t *a = src(x, w, &in->opd[1], ta);
+    uint32_t *d = dst(w, in);
+    if (in->op == OP_MOV && mask == ALL_LANES) {   /* the common one: a copy */
+        uint32_t r[WARP_SIZE];   /* through r: d may be a */
+        memcpy(r, a, sizeof r);
+        memcpy(d, r, sizeof r);
+    } else if (in->op == OP_MOV) {
+        FOR_LANES(mask, l) d[l] = a[l];
+    } else {
+        FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
+    }
+    count_flops(in, mask, info);
+}
+
+/* Execute warp w's next instruction for its active lanes: the real
+ * results now, and in *info what the timing model needs (memory space and
+ * addresses, bytes, FLOPs, barrier, divergence). Returns 0, or -1 with err
+ * set on a kernel fault. The cases are in the order of isa.h's opcodes
+ * where they can be: control, memory, Tensor Cores, then arithmetic. */
 int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err)
 {
     uint32_t pc = warp_pc(w);
     const isa_instr_t *in = &x->prog->code[pc];
     uint32_t active = warp_mask(w);
     uint32_t mask = active;
-    uint32_t ta[WARP_SIZE], tb[WARP_SIZE], tc[WARP_SIZE];
 
     if (in->guard != ISA_NO_REG)
         mask &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
@@ -1434,164 +1564,85 @@ int exec_step(const exec_ctx_t *x, warp_t *w, exec_info_t *info, simt_err_t *err
     info->flops = 0;
     info->parts = 1;
 
+    int r = 0;
     switch (in->op) {
     case OP_NOP:
         break;
-    case OP_BRA: {
-        int r = warp_branch(w, mask, in->opd[0].imm, in->reconv);
+    case OP_BRA:
+        r = warp_branch(w, mask, in->opd[0].imm, in->reconv);
         if (r < 0)
             return report(x, w, 0, SIMT_E_KERNEL, err, "reconvergence stack overflow",
                           "too many nested divergent branches in one warp");
         info->diverged = (uint8_t)r;
-        return 0;
-    }
+        return 0;   /* the branch set the pc */
     case OP_EXIT:
         w->stack[w->depth - 1].pc = pc + 1;
         warp_exit_lanes(w, mask);
         return 0;
     case OP_BAR:
-        if (mask != w->live) {   /* a guard or a divergent path left lanes out */
-            char detail[200];
-            snprintf(detail, sizeof detail,
-                     "bar.sync reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
-                     " are on another path: every thread of a block must reach the same barrier "
-                     "(a barrier inside an if is a deadlock)", mask, w->live & ~mask);
-            return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
-                          "barrier in divergent code", detail);
-        }
-        if (x->check && check_barrier(x->check, x, w, err) != 0)
-            return -1;
-        info->barrier = 1;
+    case OP_BAR_CLUSTER:
+        r = exec_barrier(x, w, in, mask, active, info, err);
         break;
     case OP_LD:
     case OP_ST:
     case OP_ATOM:
-        if (exec_mem(x, w, in, info, err) != 0)
-            return -1;
+        r = exec_mem(x, w, in, info, err);
         break;
     case OP_WMMA_LOAD_A:
     case OP_WMMA_LOAD_B:
     case OP_WMMA_LOAD_C:
     case OP_WMMA_STORE_D:
-        if (exec_wmma_mem(x, w, in, info, err) != 0)
-            return -1;
+        r = exec_wmma_mem(x, w, in, info, err);
         break;
     case OP_WMMA_MMA:
-        if (exec_mma(x, w, in, info, err) != 0)
-            return -1;
+        r = exec_mma(x, w, in, info, err);
         break;
     case OP_CP_BULK:
-        if (mask && exec_cp_bulk(x, w, in, info, err) != 0)
-            return -1;
+        r = mask ? exec_cp_bulk(x, w, in, info, err) : 0;
         break;
     case OP_CP_BULK_ST:
-        if (mask && exec_cp_bulk_st(x, w, in, info, err) != 0)
-            return -1;
+        r = mask ? exec_cp_bulk_st(x, w, in, info, err) : 0;
         break;
     case OP_LD_CLUSTER:
     case OP_ST_CLUSTER:
-        if (exec_mem_cluster(x, w, in, info, err) != 0)
-            return -1;
+        r = exec_mem_cluster(x, w, in, info, err);
         break;
     case OP_MBAR_INIT:
     case OP_MBAR_ARRIVE:
     case OP_MBAR_WAIT:
     case OP_MBAR_ARRIVE_REMOTE:
-        if (mask && exec_mbar(x, w, in, info, err) != 0)
-            return -1;
-        break;
-    case OP_BAR_CLUSTER:
-        if (mask != w->live) {   /* as bar.sync: every thread takes part */
-            char detail[200];
-            snprintf(detail, sizeof detail,
-                     "barrier.cluster reached with lanes 0x%08" PRIx32 " of this warp while lanes 0x%08" PRIx32
-                     " are on another path: every thread of every CTA of the cluster must reach it",
-                     mask, w->live & ~mask);
-            return report(x, w, lowest_lane(mask ? mask : active), SIMT_E_KERNEL, err,
-                          "barrier in divergent code", detail);
-        }
-        if (x->check && check_barrier(x->check, x, w, err) != 0)
-            return -1;
-        info->barrier = x->cluster == NULL;   /* a cluster of one: the block's barrier */
+        r = mask ? exec_mbar(x, w, in, info, err) : 0;
         break;
     case OP_WGMMA:
-        if (exec_wgmma(x, w, in, info, err) != 0)
-            return -1;
+        r = exec_wgmma(x, w, in, info, err);
         break;
     case OP_WGMMA_WAIT:
         info->addrs[0] = in->opd[0].imm;
         break;
-    case OP_SETP: {
-        const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
-        uint32_t r = setp_warp(in->cmp, in->type, a, b) & mask;
-        uint32_t p = in->opd[0].index;
-        w->preds[p] = (w->preds[p] & ~mask) | r;
+    case OP_SETP:
+        exec_setp(x, w, in, mask);
         break;
-    }
-    case OP_SELP: {
-        const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
-        uint32_t p = w->preds[in->opd[3].index];
-        uint32_t *d = dst(w, in);
-        FOR_LANES(mask, l) d[l] = (p >> l & 1u) ? a[l] : b[l];
+    case OP_SELP:
+        exec_selp(x, w, in, mask);
         break;
-    }
-    case OP_CVT: {
-        const uint32_t *a = src(x, w, &in->opd[1], ta);
-        uint32_t *d = dst(w, in);
-        FOR_LANES(mask, l) d[l] = convert(in->type, in->stype, a[l]);
+    case OP_CVT:
+        exec_cvt(x, w, in, mask);
         break;
-    }
     case OP_MAD:
-    case OP_FMA: {
-        const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb),
-                       *c = src(x, w, &in->opd[3], tc);
-        uint32_t *d = dst(w, in);
-        if (in->type == T_F32) {
-            uint32_t r[WARP_SIZE];
-            fma_warp(a, b, c, r);   /* all lanes: no side effects */
-            LANE_LOOP(mask, l, d[l] = r[l]);
-            info->flops = 2 * warp_popcount(mask);
-        } else {
-            uint32_t r[WARP_SIZE];   /* all lanes (a loop that vectorises), then the active ones */
-            for (uint32_t l = 0; l < WARP_SIZE; l++)
-                r[l] = a[l] * b[l] + c[l];
-            LANE_LOOP(mask, l, d[l] = r[l]);
-        }
+    case OP_FMA:
+        exec_fma(x, w, in, mask, info);
         break;
-    }
     default:
-        if (in->type == T_PRED) {            /* and/or/xor/not/mov on predicates */
-            uint32_t a = w->preds[in->opd[1].index];
-            uint32_t b = isa_ops[in->op].nsrc > 1 ? w->preds[in->opd[2].index] : 0;
-            uint32_t r = in->op == OP_AND ? a & b : in->op == OP_OR ? a | b
-                       : in->op == OP_XOR ? a ^ b : in->op == OP_NOT ? ~a : a;
-            uint32_t p = in->opd[0].index;
-            w->preds[p] = (w->preds[p] & ~mask) | (r & mask);
-        } else if (isa_ops[in->op].nsrc == 2) {
-            const uint32_t *a = src(x, w, &in->opd[1], ta), *b = src(x, w, &in->opd[2], tb);
-            uint32_t *d = dst(w, in);
-            if (in->opd[2].kind == OPD_IMM && (in->op == OP_SHL || (in->op == OP_SHR && in->type != T_S32)))
-                shift_imm_warp(in->op, mask, a, in->opd[2].imm, d);
-            else if (!binop_warp(in->op, in->type, mask, a, b, d))
-                FOR_LANES(mask, l) d[l] = binop(in->op, in->type, a[l], b[l]);
-            if (in->type == T_F32)
-                info->flops = warp_popcount(mask);
-        } else {
-            const uint32_t *a = src(x, w, &in->opd[1], ta);
-            uint32_t *d = dst(w, in);
-            if (in->op == OP_MOV && mask == ALL_LANES) {   /* the common one: a copy */
-                uint32_t r[WARP_SIZE];   /* through r: d may be a */
-                memcpy(r, a, sizeof r);
-                memcpy(d, r, sizeof r);
-            } else if (in->op == OP_MOV) {
-                FOR_LANES(mask, l) d[l] = a[l];
-            } else
-                FOR_LANES(mask, l) d[l] = unop(in->op, in->type, a[l]);
-            if (in->type == T_F32 && in->op != OP_MOV && in->op != OP_ABS && in->op != OP_NEG)
-                info->flops = warp_popcount(mask);
-        }
+        if (in->type == T_PRED)
+            exec_pred_logic(w, in, mask);
+        else if (isa_ops[in->op].nsrc == 2)
+            exec_binary(x, w, in, mask, info);
+        else
+            exec_unary(x, w, in, mask, info);
         break;
     }
+    if (r != 0)
+        return -1;
     warp_advance(w, pc + 1);
     return 0;
 }

@@ -4,6 +4,11 @@
  * assembler checks operand counts and type suffixes against it, the
  * disassembler prints its names, and the timing model reads `unit`.
  *
+ * Each entry: name, unit, sources, writes a destination, allowed types, one
+ * line of what it does and costs, then (when not 0) `async` and the FLOP
+ * per lane of the f32 form, which the timing model, the statistics and the
+ * window read from here.
+ *
  * About `unit`: some opcodes exist both as integer and as f32 instructions
  * (add, sub, mul, mad, min, max, abs, neg). The table gives the unit of the
  * f32 form (UNIT_FMA); the integer forms run on the integer ALU. Use
@@ -32,43 +37,43 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
     [OP_MOV]   = {"mov",    UNIT_ALU,    1, 1, TM_REG | TM(T_PRED),
                   "d = a (register, immediate, special register or shared symbol); 1 ALU op"},
     [OP_ADD]   = {"add",    UNIT_FMA,    2, 1, TM_ARITH,
-                  "d = a + b; f32 on the FP32 (FMA) pipe, integers on the ALU"},
+                  "d = a + b; f32 on the FP32 (FMA) pipe, integers on the ALU", 0, 1},
     [OP_SUB]   = {"sub",    UNIT_FMA,    2, 1, TM_ARITH,
-                  "d = a - b; f32 on the FP32 (FMA) pipe, integers on the ALU"},
+                  "d = a - b; f32 on the FP32 (FMA) pipe, integers on the ALU", 0, 1},
     [OP_MUL]   = {"mul",    UNIT_FMA,    2, 1, TM_ARITH,
-                  "d = a * b (integers: low 32 bits); f32 on the FMA pipe"},
+                  "d = a * b (integers: low 32 bits); f32 on the FMA pipe", 0, 1},
     [OP_MULHI] = {"mul.hi", UNIT_ALU,    2, 1, TM_INT,
                   "d = high 32 bits of the 64-bit product a * b; integer ALU"},
     [OP_MAD]   = {"mad",    UNIT_FMA,    3, 1, TM_ARITH,
-                  "d = a * b + c (f32: fused, same as fma); f32 on the FMA pipe"},
+                  "d = a * b + c (f32: fused, same as fma); f32 on the FMA pipe", 0, 2},
     [OP_FMA]   = {"fma",    UNIT_FMA,    3, 1, TM_F32,
-                  "d = a * b + c with one rounding; 2 flops on the FMA pipe"},
+                  "d = a * b + c with one rounding; 2 flops on the FMA pipe", 0, 2},
     [OP_DIV]   = {"div",    UNIT_SFU,    2, 1, TM_ARITH,
-                  "d = a / b (integers truncate, x/0 = 0xFFFFFFFF); slow, SFU"},
+                  "d = a / b (integers truncate, x/0 = 0xFFFFFFFF); slow, SFU", 0, 1},
     [OP_REM]   = {"rem",    UNIT_SFU,    2, 1, TM_INT,
                   "d = a % b as in C (x%0 = x); costs like div, SFU"},
     [OP_MIN]   = {"min",    UNIT_FMA,    2, 1, TM_ARITH,
-                  "d = smaller of a, b (f32: NaN loses); f32 on the FMA pipe"},
+                  "d = smaller of a, b (f32: NaN loses); f32 on the FMA pipe", 0, 1},
     [OP_MAX]   = {"max",    UNIT_FMA,    2, 1, TM_ARITH,
-                  "d = larger of a, b (f32: NaN loses); f32 on the FMA pipe"},
+                  "d = larger of a, b (f32: NaN loses); f32 on the FMA pipe", 0, 1},
     [OP_ABS]   = {"abs",    UNIT_FMA,    1, 1, TM(T_S32) | TM_F32,
                   "d = |a|; f32 on the FMA pipe, s32 on the ALU"},
     [OP_NEG]   = {"neg",    UNIT_FMA,    1, 1, TM(T_S32) | TM_F32,
                   "d = -a; f32 on the FMA pipe, s32 on the ALU"},
     [OP_RCP]   = {"rcp",    UNIT_SFU,    1, 1, TM_F32,
-                  "d = 1/a; special function unit (few lanes, long latency)"},
+                  "d = 1/a; special function unit (few lanes, long latency)", 0, 1},
     [OP_SQRT]  = {"sqrt",   UNIT_SFU,    1, 1, TM_F32,
-                  "d = sqrt(a); special function unit"},
+                  "d = sqrt(a); special function unit", 0, 1},
     [OP_RSQRT] = {"rsqrt",  UNIT_SFU,    1, 1, TM_F32,
-                  "d = 1/sqrt(a); special function unit"},
+                  "d = 1/sqrt(a); special function unit", 0, 1},
     [OP_EX2]   = {"ex2",    UNIT_SFU,    1, 1, TM_F32,
-                  "d = 2^a; special function unit"},
+                  "d = 2^a; special function unit", 0, 1},
     [OP_LG2]   = {"lg2",    UNIT_SFU,    1, 1, TM_F32,
-                  "d = log2(a); special function unit"},
+                  "d = log2(a); special function unit", 0, 1},
     [OP_SIN]   = {"sin",    UNIT_SFU,    1, 1, TM_F32,
-                  "d = sin(a), a in radians; special function unit"},
+                  "d = sin(a), a in radians; special function unit", 0, 1},
     [OP_COS]   = {"cos",    UNIT_SFU,    1, 1, TM_F32,
-                  "d = cos(a), a in radians; special function unit"},
+                  "d = cos(a), a in radians; special function unit", 0, 1},
     [OP_AND]   = {"and",    UNIT_ALU,    2, 1, TM_BITS | TM(T_PRED),
                   "d = a & b (bitwise, or logical on predicates); 1 ALU op"},
     [OP_OR]    = {"or",     UNIT_ALU,    2, 1, TM_BITS | TM(T_PRED),
@@ -112,33 +117,33 @@ const isa_opinfo_t isa_ops[OP_COUNT] = {
     [OP_WMMA_STORE_D] = {"wmma.store.d", UNIT_LSU, 3, 0, TM_F32,
                   "the warp stores a 16x16 f32 D fragment (32 bytes per lane); load/store unit"},
     [OP_MBAR_INIT]    = {"mbarrier.init", UNIT_LSU, 1, 0, TM_NONE,
-                  "set up an mbarrier in shared memory expecting `count` warp arrivals per phase"},
+                  "set up an mbarrier in shared memory expecting `count` warp arrivals per phase", 1, 0},
     [OP_MBAR_ARRIVE]  = {"mbarrier.arrive.expect_tx", UNIT_LSU, 1, 0, TM_NONE,
-                  "one arrival on an mbarrier, expecting `bytes` more from bulk copies"},
+                  "one arrival on an mbarrier, expecting `bytes` more from bulk copies", 1, 0},
     [OP_MBAR_WAIT]    = {"mbarrier.wait.parity", UNIT_LSU, 1, 0, TM_NONE,
-                  "the warp waits until the mbarrier's phase of this parity has completed"},
+                  "the warp waits until the mbarrier's phase of this parity has completed", 1, 0},
     [OP_CP_BULK]      = {"cp.async.bulk", UNIT_LSU, 4, 0, TM_NONE,
                   "one warp copies an R x B-byte box from global to shared memory in the "
-                  "background (TMA); completes its bytes on an mbarrier"},
+                  "background (TMA); completes its bytes on an mbarrier", 1, 0},
     [OP_WGMMA]        = {"wgmma.mma_async", UNIT_TENSOR, 3, 1, TM_FMT,
                   "D(16xN, f32) += A(16xK) x B(KxN), A and B read from shared memory; "
-                  "asynchronous, Tensor Core at the full rate"},
+                  "asynchronous, Tensor Core at the full rate", 1, 0},
     [OP_WGMMA_WAIT]   = {"wgmma.wait", UNIT_BRANCH, 1, 0, TM_NONE,
-                  "wait until at most N of this warp's wgmma.mma_async are still running"},
+                  "wait until at most N of this warp's wgmma.mma_async are still running", 1, 0},
     [OP_MBAR_ARRIVE_REMOTE] = {"mbarrier.arrive.cluster", UNIT_LSU, 1, 0, TM_NONE,
                   "one arrival on the mbarrier at the same shared offset in CTA `rank` of the "
-                  "cluster (it may be this one); lands lat_cluster cycles later"},
+                  "cluster (it may be this one); lands lat_cluster cycles later", 1, 0},
     [OP_CP_BULK_ST]   = {"cp.async.bulk.global.shared", UNIT_LSU, 3, 0, TM_NONE,
                   "one warp copies an R x B-byte box from shared to global memory in the "
-                  "background (TMA store); the warp does not wait for L2"},
+                  "background (TMA store); the warp does not wait for L2", 1, 0},
     [OP_LD_CLUSTER]   = {"ld.cluster", UNIT_LSU, 2, 1, TM_REG,
                   "each lane loads 4 bytes of the shared memory of CTA `rank` of the cluster "
-                  "(distributed shared memory); lat_cluster cycles from a peer"},
+                  "(distributed shared memory); lat_cluster cycles from a peer", 1, 0},
     [OP_ST_CLUSTER]   = {"st.cluster", UNIT_LSU, 3, 0, TM_REG,
-                  "each lane stores 4 bytes into the shared memory of CTA `rank` of the cluster"},
+                  "each lane stores 4 bytes into the shared memory of CTA `rank` of the cluster", 1, 0},
     [OP_BAR_CLUSTER]  = {"barrier.cluster", UNIT_BAR, 0, 0, TM_NONE,
                   "wait until every thread of every CTA of the cluster arrives (released "
-                  "lat_cluster cycles after the last)"},
+                  "lat_cluster cycles after the last)", 1, 0},
 };
 
 static const char *const type_names[T_COUNT] = {

@@ -535,6 +535,13 @@ typedef struct isa_opinfo {
     uint8_t has_dst;    /* 1 if opd[0] is written                         */
     uint32_t types;     /* bit mask (1u << isa_type_t) of allowed types   */
     const char *doc;    /* one line: what it does and what it costs       */
+    uint8_t async;      /* 1: its effects are timed by the SM's
+                           asynchronous machinery (mbarriers, bulk copies,
+                           wgmma, clusters: sm.c async_issue), not by the
+                           unit latency or the load path                  */
+    uint8_t f32_flops;  /* FLOP per active lane of its .f32 form (fma 2,
+                           add/mul/rcp... 1, mov/abs/neg 0); the Tensor
+                           Core counts come from isa_mma_flops           */
 } isa_opinfo_t;
 
 extern const isa_opinfo_t isa_ops[OP_COUNT];

@@ -72,9 +72,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         }
         d->dst_n = (uint8_t)(d->dst != ISA_NO_REG ? isa_opd_regs(in, 0) : 1);
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
-        d->async = (in->op >= OP_MBAR_INIT && in->op <= OP_WGMMA_WAIT) ||
-                   in->op == OP_MBAR_ARRIVE_REMOTE || in->op == OP_BAR_CLUSTER || in->op == OP_CP_BULK_ST ||
-                   in->op == OP_LD_CLUSTER || in->op == OP_ST_CLUSTER;
+        d->async = isa_ops[in->op].async;
         if (in->op == OP_WGMMA)
             d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
         /* sources; for st (no destination) this includes opd[0], the address */

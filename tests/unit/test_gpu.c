@@ -553,6 +553,33 @@ static void test_stats_vecadd(void **state)
     assert_int_equal(st.divergent_branches, 0);
 }
 
+/* FLOPs per lane come from the opcode table (isa.c f32_flops): fma and
+ * mad 2, arithmetic and special functions 1, moves, compares, selects,
+ * abs, neg and integer forms 0. */
+static void test_stats_flops_by_table(void **state)
+{
+    gpu_t *g = *state;
+    const char *src =
+        ".kernel flops\n"
+        "mov.u32 %r0, %tid.x\n"
+        "cvt.f32.u32 %r1, %r0\n"             /* 0 */
+        "mov.f32 %r2, %r1\n"                 /* 0 */
+        "mad.f32 %r3, %r1, %r2, %r1\n"       /* 2 */
+        "rcp.f32 %r4, %r3\n"                 /* 1 */
+        "sqrt.f32 %r5, %r4\n"                /* 1 */
+        "max.f32 %r6, %r5, %r4\n"            /* 1 */
+        "abs.f32 %r7, %r6\n"                 /* 0 */
+        "neg.f32 %r8, %r7\n"                 /* 0 */
+        "setp.lt.f32 %p0, %r8, %r7\n"        /* 0 */
+        "selp.f32 %r9, %r8, %r7, %p0\n"      /* 0 */
+        "add.u32 %r10, %r0, %r0\n"           /* 0: integer */
+        "div.f32 %r11, %r9, %r4\n"           /* 1 */
+        "exit\n";
+    gpu_stats_t st;
+    run_ok(g, src, (uint32_t[3]){2, 1, 1}, (uint32_t[3]){40, 1, 1}, NULL, 0, &st);
+    assert_int_equal(st.flops, 6 * 40 * 2);
+}
+
 /* 8 instructions, no branches: counts follow from the shape alone. */
 static void test_stats_straight_line_counts(void **state)
 {
@@ -882,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_desc_validation),
         cmocka_unit_test(test_3d_grid_and_block_mapping),
         cmocka_unit_test(test_stats_vecadd),
+        cmocka_unit_test(test_stats_flops_by_table),
         cmocka_unit_test(test_stats_straight_line_counts),
         cmocka_unit_test(test_stats_inactive_lanes),
         cmocka_unit_test(test_occupancy_limits),
