@@ -103,6 +103,7 @@ static void test_trace_with_quoted_kernel_name(void **state)
     assert_json_shape(text);
     free(text);
     gpu_free(g);
+    isa_program_free(&p);
 }
 
 int main(void)
