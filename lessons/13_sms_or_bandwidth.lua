@@ -240,11 +240,11 @@ return {
     function(L)
       L.say{
         en = "Before buying (or renting) a bigger GPU, ask two questions: which roof is my kernel under, and does my "
-          .. "problem have enough blocks to fill every SM in whole waves? Exercise 13 (lessons/exercises/13_waves.txt): "
+          .. "problem have enough blocks to fill every SM in whole waves? Exercise 13 (lessons/exercises/13_waves.md): "
           .. "split a fixed job into the number of blocks that finishes first on the H200; answer with a number: "
           .. "simtlab check 13 --answer N.",
         zh = "买（或租）更大的 GPU 之前，先问两个问题：我的核函数在哪一片屋顶下面？我的问题有没有足够多的线程块，"
-          .. "能按整波填满每个 SM？练习 13（lessons/exercises/13_waves.txt）：把一份固定的工作切成若干线程块，"
+          .. "能按整波填满每个 SM？练习 13（lessons/exercises/13_waves.md）：把一份固定的工作切成若干线程块，"
           .. "找出在 H200 上最快跑完的块数；用一个数回答：simtlab check 13 --answer N。",
       }
     end,

@@ -71,7 +71,12 @@ static const char usage_text[] =
     "  check N FILE.s [--json]   grade your kernel for lesson N's exercise: correct\n"
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
     "                            enough (its budget); exit 0 when it passes\n"
-    "  presets                   list the architecture presets (arch/*.lua)\n"
+    "  check N --answer A [--json]\n"
+    "                            an exercise answered with a word or a number (9: a\n"
+    "                            number format, 13: a number of blocks), graded by\n"
+    "                            running the simulator\n"
+    "  presets [--json]          the architecture presets as a table (arch/*.lua):\n"
+    "                            SMs, clock, peaks, memory, power, price, sources\n"
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
     "\n"
@@ -1004,6 +1009,39 @@ static int course_lessons(int argc, char **argv)
     return rc;
 }
 
+/* simtlab check N --answer A [--json]: an exercise answered with a word or a
+ * number (lessons/lib/grade_answers.lua), graded by running the simulator. */
+static int course_answer(int argc, char **argv)
+{
+    char path[1024], *args[4];
+    const char *n = NULL, *answer = NULL;
+    int json = 0;
+    cli_opts_t o;
+    memset(&o, 0, sizeof o);
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--answer") == 0 && i + 1 < argc && !answer)
+            answer = argv[++i];
+        else if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc
+                 && (strcmp(argv[i + 1], "en") == 0 || strcmp(argv[i + 1], "zh") == 0))
+            o.lang = argv[++i];
+        else if (!n && is_number(argv[i]))
+            n = argv[i];
+        else
+            return usage_error("%s", "'check' with an answer: simtlab check N --answer ANSWER [--json] [--lang en|zh]");
+    }
+    if (!n || !answer || !answer[0] || strlen(answer) > 64)
+        return usage_error("%s", "'check' with an answer: simtlab check N --answer ANSWER [--json] (an answer of 1-64 characters)");
+    if (course_path(path, sizeof path) != 0)
+        return 1;
+    args[0] = "answer";
+    args[1] = (char *)n;
+    args[2] = (char *)answer;
+    args[3] = "--json";
+    return run_script(path, 3 + json, args, &o);
+}
+
 static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -1087,6 +1125,11 @@ static int run_command(int argc, char **argv)
         for (int k = i; k < argc; k++)
             args[k - i + 1] = argv[k];
         return run_script(path, argc - i + 1, args, &o);
+    }
+    if (strcmp(cmd, "check") == 0) {
+        for (int k = 2; k < argc; k++)
+            if (strcmp(argv[k], "--answer") == 0)
+                return course_answer(argc, argv);
     }
     if (strcmp(cmd, "check") == 0) {
         char path[1024], *args[4];
