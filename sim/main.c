@@ -75,8 +75,9 @@ static const char usage_text[] =
     "                            an exercise answered with a word or a number (9: a\n"
     "                            number format, 13: a number of blocks), graded by\n"
     "                            running the simulator\n"
-    "  presets [--json]          the architecture presets as a table (arch/*.lua):\n"
+    "  presets [--json|--names]  the architecture presets as a table (arch/*.lua):\n"
     "                            SMs, clock, peaks, memory, power, price, sources\n"
+    "                            (--names: one name a line)\n"
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
     "\n"
@@ -885,6 +886,122 @@ static int list_presets(void)
     return 0;
 }
 
+/* The comment on the line of preset file `path` that sets `field`: its
+ * source tags ("[spec]", "[meas]" ...) or "estimate", into out ("" when the
+ * line has no comment: the file's header says where such fields come from). */
+static void preset_source(const char *path, const char *field, char *out, size_t n)
+{
+    char line[512];
+    size_t flen = strlen(field);
+    FILE *f = fopen(path, "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t");
+        if (strncmp(p, field, flen) != 0 || p[flen + strspn(p + flen, " \t")] != '=')
+            continue;
+        const char *c = strstr(p, "--");
+        size_t used = 0;
+        if (!c)
+            break;
+        if (strstr(c, "estimate") && !strchr(c, '['))
+            snprintf(out, n, "estimate");
+        for (const char *b = strchr(c, '['); b && used + 2 < n; b = strchr(b + 1, '[')) {
+            const char *e = strchr(b, ']');
+            if (!e || e - b > 12)
+                break;
+            used += (size_t)snprintf(out + used, n - used, "%s%.*s", used ? " " : "", (int)(e - b + 1), b);
+        }
+        if (out[0] && strstr(c, "est") && used + 2 < n)   /* "[spec] ~1600 (est.)" */
+            snprintf(out + used, n - used, "~");
+        if (!out[0] && (strstr(c, "estimate") || strstr(c, "fitted")))
+            snprintf(out, n, "%s", strstr(c, "estimate") ? "estimate" : "fitted");
+        break;
+    }
+    fclose(f);
+}
+
+/* simtlab presets [--json]: every preset as a row (name, chip, SMs, clock,
+ * peak FP32 / BF16 dense / FP8 dense, memory, bandwidth, TDP, price per
+ * hour) with the source of each figure from the comment on its line in
+ * arch/NAME.lua; "~" marks a figure the file calls an estimate. */
+static int presets_table(int json)
+{
+    static const char *const fields[] = { "sms", "clock_mhz", "fp32_lanes_per_sm", "tc_flops_per_clk_bf16",
+                                          "tc_flops_per_clk_fp8", "mem_bytes", "dram_gbps", "tdp_watts",
+                                          "price_per_hour" };
+    enum { NF = sizeof fields / sizeof fields[0] };
+    lua_State *L = new_state(NULL, 0, NULL);
+    lua_Integer i, n;
+    if (!L)
+        return 1;
+    arch_push_presets(L);
+    n = luaL_len(L, -1);
+    if (json)
+        printf("[");
+    else
+        printf("%-11s %-28s %4s %5s %7s %7s %7s %6s %6s %5s %6s  %s\n", "name", "chip", "SMs", "MHz", "FP32 TF",
+               "BF16 TF", "FP8 TF", "GB", "GB/s", "W", "$/h", "sources (per figure: arch/NAME.lua)");
+    for (i = 1; i <= n; i++) {
+        char name[64], rel[96], path[1024], src[NF][48];
+        gpu_desc_t d;
+        simt_err_t err;
+        lua_rawgeti(L, -1, i);
+        snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        snprintf(rel, sizeof rel, "arch/%s.lua", name);
+        if (arch_find_file(rel, path, sizeof path) != 0)
+            continue;
+        simt_err_clear(&err);
+        if (arch_load(L, name, &d, &err) != 0) {
+            /* a CPU preset (kind = "cpu") or a file that does not load */
+            if (json)
+                printf("%s\n  {\"name\": \"%s\", \"gpu\": false}", i > 1 ? "," : "", name);
+            else
+                printf("%-11s %s\n", name, strstr(err.msg, "CPU") ? "(a CPU: simt.cpu{arch = ...}, see the file)" : err.msg);
+            continue;
+        }
+        for (int k = 0; k < NF; k++)
+            preset_source(path, fields[k], src[k], sizeof src[k]);
+        double ghz = d.clock_mhz / 1000.0;
+        double fp32 = d.sms * (double)d.fp32_lanes_per_sm * 2 * ghz / 1000.0;
+        double bf16 = d.sms * (double)d.tc_flops_per_clk_bf16 * ghz / 1000.0;
+        double fp8 = d.sms * (double)d.tc_flops_per_clk_fp8 * ghz / 1000.0;
+        if (json) {
+            printf("%s\n  {\"name\": \"%s\", \"gpu\": true, \"chip\": \"%s\", \"sms\": %u, \"clock_mhz\": %.0f, "
+                   "\"fp32_tflops\": %.1f, \"bf16_dense_tflops\": %.1f, \"fp8_dense_tflops\": %.1f, \"memory_gb\": %.0f, "
+                   "\"dram_gbps\": %.0f, \"tdp_watts\": %.0f, \"price_per_hour\": %.2f, \"sources\": {",
+                   i > 1 ? "," : "", name, d.vendor_name, d.sms, d.clock_mhz, fp32, bf16, fp8, d.mem_bytes / 1e9,
+                   d.dram_gbps, d.tdp_watts, d.price_per_hour);
+            for (int k = 0; k < NF; k++)
+                printf("%s\"%s\": \"%s\"", k ? ", " : "", fields[k], src[k]);
+            printf("}}");
+        } else {
+            char tags[160] = "", price[16];
+            size_t used = 0;
+            for (int k = 0; k < NF; k++)   /* the distinct tags, in field order */
+                if (src[k][0] && !strstr(tags, src[k]) && used + strlen(src[k]) + 2 < sizeof tags)
+                    used += (size_t)snprintf(tags + used, sizeof tags - used, "%s%s", used ? " " : "", src[k]);
+            if (d.price_per_hour > 0)
+                snprintf(price, sizeof price, "%s%.2f", strstr(src[8], "estimate") ? "~" : "", d.price_per_hour);
+            else
+                snprintf(price, sizeof price, "-");
+            printf("%-11s %-28.28s %4u %5.0f %7.1f %7.1f %7.1f %6.0f %6.0f %5.0f %6s  %s\n", name, d.vendor_name, d.sms,
+                   d.clock_mhz, fp32, bf16, fp8, d.mem_bytes / 1e9, d.dram_gbps, d.tdp_watts, price,
+                   tags[0] ? tags : "see the file's header");
+        }
+    }
+    if (json)
+        printf("\n]\n");
+    else
+        printf("TF = TFLOP/s from the preset: SMs x lanes (or Tensor Core FLOP per clock) x clock; dense, no sparsity.\n"
+               "~ = an estimate. Sources: [spec] reference/gpu-specs.md (datasheets), [meas] measured on an H200\n"
+               "(reference/h200-measured.md), [wp] whitepapers, [h200] reused from the h200 preset; see each file's header.\n");
+    sandbox_close(L);
+    return n == 0;
+}
+
 /* Move the options among argv[from..] (--flag, or --opt VALUE) before the
  * other arguments, keeping the order within each group. */
 static void options_first(int argc, char **argv, int from)
@@ -1149,9 +1266,13 @@ static int run_command(int argc, char **argv)
         return run_script(path, 3 + json, args, &o);
     }
     if (strcmp(cmd, "presets") == 0) {
+        if (argc == 3 && strcmp(argv[2], "--json") == 0)
+            return presets_table(1);
+        if (argc == 3 && strcmp(argv[2], "--names") == 0)
+            return list_presets();
         if (argc != 2)
-            return usage_error("%s", "'presets' takes no arguments");
-        return list_presets();
+            return usage_error("%s", "'presets' takes --json or --names");
+        return presets_table(0);
     }
     if (cmd[0] == '-')
         return usage_error("unknown option '%s'", cmd);
