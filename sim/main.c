@@ -886,12 +886,31 @@ static int list_presets(void)
     return 0;
 }
 
-/* The comment on the line of preset file `path` that sets `field`: its
- * source tags ("[spec]", "[meas]" ...) or "estimate", into out ("" when the
- * line has no comment: the file's header says where such fields come from). */
+/* The source tags ("[spec]", "[meas]" ...; "~" after them when the comment
+ * says the figure is an estimate) or "estimate" / "fitted" in comment c,
+ * into out ("" when it names none). */
+static void source_tags(const char *c, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *b = strchr(c, '['); b && used + 2 < n; b = strchr(b + 1, '[')) {
+        const char *e = strchr(b, ']');
+        if (!e || e - b > 12)
+            break;
+        used += (size_t)snprintf(out + used, n - used, "%s%.*s", used ? " " : "", (int)(e - b + 1), b);
+    }
+    if (out[0] && strstr(c, "est") && used + 2 < n)   /* "[spec] ~1600 (est.)" */
+        snprintf(out + used, n - used, "~");
+    if (!out[0] && (strstr(c, "estimate") || strstr(c, "fitted")))
+        snprintf(out, n, "%s", strstr(c, "estimate") ? "estimate" : "fitted");
+}
+
+/* The source of the figure `field` sets in preset file `path`: the tags of
+ * the comment on its line, else of the comment lines just above the group of
+ * fields it is in (a100.lua's Tensor Core rates), else "". */
 static void preset_source(const char *path, const char *field, char *out, size_t n)
 {
-    char line[512];
+    char line[512], block[48] = "";
     size_t flen = strlen(field);
     FILE *f = fopen(path, "r");
     out[0] = '\0';
@@ -899,24 +918,24 @@ static void preset_source(const char *path, const char *field, char *out, size_t
         return;
     while (fgets(line, sizeof line, f)) {
         const char *p = line + strspn(line, " \t");
+        if (strncmp(p, "--", 2) == 0) {          /* a comment line: remember its tags */
+            char t[48];
+            source_tags(p, t, sizeof t);
+            if (t[0])
+                snprintf(block, sizeof block, "%s", t);
+            continue;
+        }
+        if (!*p || *p == '\n') {
+            block[0] = '\0';
+            continue;
+        }
         if (strncmp(p, field, flen) != 0 || p[flen + strspn(p + flen, " \t")] != '=')
             continue;
         const char *c = strstr(p, "--");
-        size_t used = 0;
-        if (!c)
-            break;
-        if (strstr(c, "estimate") && !strchr(c, '['))
-            snprintf(out, n, "estimate");
-        for (const char *b = strchr(c, '['); b && used + 2 < n; b = strchr(b + 1, '[')) {
-            const char *e = strchr(b, ']');
-            if (!e || e - b > 12)
-                break;
-            used += (size_t)snprintf(out + used, n - used, "%s%.*s", used ? " " : "", (int)(e - b + 1), b);
-        }
-        if (out[0] && strstr(c, "est") && used + 2 < n)   /* "[spec] ~1600 (est.)" */
-            snprintf(out + used, n - used, "~");
-        if (!out[0] && (strstr(c, "estimate") || strstr(c, "fitted")))
-            snprintf(out, n, "%s", strstr(c, "estimate") ? "estimate" : "fitted");
+        if (c)
+            source_tags(c, out, n);
+        if (!out[0])
+            snprintf(out, n, "%s", block);
         break;
     }
     fclose(f);
@@ -941,7 +960,7 @@ static int presets_table(int json)
     if (json)
         printf("[");
     else
-        printf("%-11s %-28s %4s %5s %7s %7s %7s %6s %6s %5s %6s  %s\n", "name", "chip", "SMs", "MHz", "FP32 TF",
+        printf("%-11s %-36s %4s %6s %8s %8s %8s %5s %6s %5s %6s  %s\n", "name", "chip", "SMs", "MHz", "FP32 TF",
                "BF16 TF", "FP8 TF", "GB", "GB/s", "W", "$/h", "sources (per figure: arch/NAME.lua)");
     for (i = 1; i <= n; i++) {
         char name[64], rel[96], path[1024], src[NF][48];
@@ -978,24 +997,39 @@ static int presets_table(int json)
                 printf("%s\"%s\": \"%s\"", k ? ", " : "", fields[k], src[k]);
             printf("}}");
         } else {
-            char tags[160] = "", price[16];
+            /* each figure as text, "~" after it when its source is an estimate;
+             * the peaks take the marks of the fields they are made of */
+            char v[9][16], tags[160] = "";
             size_t used = 0;
-            for (int k = 0; k < NF; k++)   /* the distinct tags, in field order */
-                if (src[k][0] && !strstr(tags, src[k]) && used + strlen(src[k]) + 2 < sizeof tags)
-                    used += (size_t)snprintf(tags + used, sizeof tags - used, "%s%s", used ? " " : "", src[k]);
-            if (d.price_per_hour > 0)
-                snprintf(price, sizeof price, "%s%.2f", strstr(src[8], "estimate") ? "~" : "", d.price_per_hour);
-            else
-                snprintf(price, sizeof price, "-");
-            printf("%-11s %-28.28s %4u %5.0f %7.1f %7.1f %7.1f %6.0f %6.0f %5.0f %6s  %s\n", name, d.vendor_name, d.sms,
-                   d.clock_mhz, fp32, bf16, fp8, d.mem_bytes / 1e9, d.dram_gbps, d.tdp_watts, price,
-                   tags[0] ? tags : "see the file's header");
+            const double val[9] = { d.sms, d.clock_mhz, fp32, bf16, fp8, d.mem_bytes / 1e9, d.dram_gbps,
+                                    d.tdp_watts, d.price_per_hour };
+            const int of[9][3] = { { 0, 0, 0 }, { 1, 1, 1 }, { 0, 1, 2 }, { 0, 1, 3 }, { 0, 1, 4 },
+                                   { 5, 5, 5 }, { 6, 6, 6 }, { 7, 7, 7 }, { 8, 8, 8 } };
+            for (int k = 0; k < 9; k++) {
+                int est = 0;
+                for (int m = 0; m < 3; m++)
+                    est |= strchr(src[of[k][m]], '~') != NULL || strcmp(src[of[k][m]], "estimate") == 0;
+                if ((k == 8 || (k >= 2 && k <= 4)) && val[k] <= 0)   /* no price known, no such unit */
+                    snprintf(v[k], sizeof v[k], "-");
+                else
+                    snprintf(v[k], sizeof v[k], k >= 2 && k <= 4 ? "%.1f%s" : k == 8 ? "%.2f%s" : "%.0f%s", val[k],
+                             est ? "~" : "");
+            }
+            for (int k = 0; k < NF; k++) {   /* the distinct tags, in field order, without "~" */
+                char t[48];
+                snprintf(t, sizeof t, "%.*s", (int)strcspn(src[k], "~"), src[k]);
+                if (t[0] && strcmp(t, "estimate") != 0 && !strstr(tags, t) && used + strlen(t) + 2 < sizeof tags)
+                    used += (size_t)snprintf(tags + used, sizeof tags - used, "%s%s", used ? " " : "", t);
+            }
+            printf("%-11s %-36.36s %4s %6s %8s %8s %8s %5s %6s %5s %6s  %s\n", name, d.vendor_name, v[0], v[1], v[2],
+                   v[3], v[4], v[5], v[6], v[7], v[8], tags[0] ? tags : "none: not a product (see the file's header)");
         }
     }
     if (json)
         printf("\n]\n");
     else
-        printf("TF = TFLOP/s from the preset: SMs x lanes (or Tensor Core FLOP per clock) x clock; dense, no sparsity.\n"
+        printf("TF = TFLOP/s from the preset: SMs x lanes (or Tensor Core FLOP per clock) x clock; dense, no sparsity\n"
+               "(h100/h200 run at 1980 MHz: NVIDIA quotes their Tensor Core figures at 1830 MHz, BF16 989.4, FP8 1978.9).\n"
                "~ = an estimate. Sources: [spec] reference/gpu-specs.md (datasheets), [meas] measured on an H200\n"
                "(reference/h200-measured.md), [wp] whitepapers, [h200] reused from the h200 preset; see each file's header.\n");
     sandbox_close(L);
