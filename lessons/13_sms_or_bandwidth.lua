@@ -32,6 +32,19 @@ local function point(L, sms, gbps)
            * 2 * g.desc.clock_mhz / 1e6 }
 end
 
+-- each sweep point's speed relative to base (time of base / time), for
+-- both kernels, drawn as chart c (name, title, x_label, y_label, x)
+local function speedup_chart(L, pts, base, c)
+  local fma, mem = {}, {}
+  for i, p in ipairs(pts) do
+    fma[i] = base.fma.time_us / p.fma.time_us
+    mem[i] = base.stream.time_us / p.stream.time_us
+  end
+  c.log_x, c.series = true, { { name = "micro_fma8", y = fma }, { name = "micro_stream", y = mem } }
+  L.chart(c)
+  return fma, mem
+end
+
 local function wave(L, g, blocks, iters)
   local out = g:tensor{ blocks * THREADS, name = "out" }
   return L.run(g, "micro_fma8", { grid = blocks, block = THREADS }, iters, out)
@@ -67,20 +80,15 @@ return {
       }
     end,
     function(L)
-      local fma, mem, pts = {}, {}, {}
+      local pts = {}
       for i, s in ipairs(SM_SWEEP) do
         pts[i] = point(L, s, SHARE8.dram_gbps)
       end
       local base = pts[3]   -- 8 SMs
-      for i, p in ipairs(pts) do
-        fma[i] = base.fma.time_us / p.fma.time_us
-        mem[i] = base.stream.time_us / p.stream.time_us
-      end
       L.sm_pts = pts
-      L.chart{ name = "13_sms", title = { en = "speed-up from more SMs (DRAM bandwidth fixed)", zh = "增加 SM 带来的加速（显存带宽不变）" },
-               x_label = { en = "SMs", zh = "SM 数" }, y_label = { en = "x speed of 8 SMs", zh = "相对 8 个 SM 的速度倍数" },
-               log_x = true, x = SM_SWEEP,
-               series = { { name = "micro_fma8", y = fma }, { name = "micro_stream", y = mem } } }
+      local fma, mem = speedup_chart(L, pts, base, { name = "13_sms",
+        title = { en = "speed-up from more SMs (DRAM bandwidth fixed)", zh = "增加 SM 带来的加速（显存带宽不变）" },
+        x_label = { en = "SMs", zh = "SM 数" }, y_label = { en = "x speed of 8 SMs", zh = "相对 8 个 SM 的速度倍数" }, x = SM_SWEEP })
       L.say{
         en = string.format("More SMs, same bandwidth: the compute-bound kernel runs %.1fx as fast on 32 SMs as on 8 (%.1f "
           .. "against %.1f TFLOP/s), in proportion to the SMs. The memory-bound kernel gains nothing past 8 SMs: it "
@@ -103,21 +111,17 @@ return {
                string.format("%.0f <= %.0f GB/s", base.gbs, SHARE8.dram_gbps))
     end,
     function(L)
-      local fma, mem, pts, gb = {}, {}, {}, {}
+      local pts, gb = {}, {}
       for i, f in ipairs(BW_SWEEP) do
         gb[i] = math.floor(SHARE8.dram_gbps * f + 0.5)
         pts[i] = point(L, 8, SHARE8.dram_gbps * f)
       end
       local base = pts[4]
-      for i, p in ipairs(pts) do
-        fma[i] = base.fma.time_us / p.fma.time_us
-        mem[i] = base.stream.time_us / p.stream.time_us
-      end
       L.bw_pts, L.bw_gb = pts, gb
-      L.chart{ name = "13_bandwidth", title = { en = "speed-up from more DRAM bandwidth (8 SMs)", zh = "提高显存带宽带来的加速（8 个 SM）" },
-               x_label = { en = "DRAM GB/s", zh = "显存 GB/s" }, y_label = { en = "x speed at 291 GB/s", zh = "相对 291 GB/s 的速度倍数" },
-               log_x = true, x = gb,
-               series = { { name = "micro_fma8", y = fma }, { name = "micro_stream", y = mem } } }
+      local fma, mem = speedup_chart(L, pts, base, { name = "13_bandwidth",
+        title = { en = "speed-up from more DRAM bandwidth (8 SMs)", zh = "提高显存带宽带来的加速（8 个 SM）" },
+        x_label = { en = "DRAM GB/s", zh = "显存 GB/s" },
+        y_label = { en = string.format("x speed at %d GB/s", gb[4]), zh = string.format("相对 %d GB/s 的速度倍数", gb[4]) }, x = gb })
       L.say{
         en = string.format("More bandwidth, same 8 SMs: the memory-bound kernel follows the bandwidth (%.0f GB/s read with "
           .. "%d available, %.0f with %d, %.0f with %d); the compute-bound kernel does not move (%.2f TFLOP/s at every "
@@ -146,19 +150,19 @@ return {
       local r2 = wave(L, g, n + 1, 4)
       local r3 = wave(L, g, 2 * n, 4)
       local rk = wave(L, g, b, 4)
+      local args = { n, L.commas(THREADS), n, n, L.fmt_us(r1.time_us), n + 1, L.fmt_us(r2.time_us),
+                     r2.time_us / r1.time_us, n - 1, 2 * n, L.fmt_us(r3.time_us), b, L.fmt_us(rk.time_us), (b + n - 1) // n }
       L.say{
         en = string.format("Waves, on the whole H200 model (%d SMs, a short loop): a block of %s threads fills an SM's FP32 "
           .. "lanes, so the SMs run the blocks in waves of %d. %d blocks: %s. %d blocks: %s, %.1fx as long for 1%% more "
           .. "work, because one SM runs two blocks while %d wait. %d blocks: %s, the second wave is full and costs no more. "
           .. "Your setting, blocks = %d: %s, %d wave(s) (try simtlab lesson 13 blocks=264).",
-          n, L.commas(THREADS), n, n, L.fmt_us(r1.time_us), n + 1, L.fmt_us(r2.time_us), r2.time_us / r1.time_us, n - 1,
-          2 * n, L.fmt_us(r3.time_us), b, L.fmt_us(rk.time_us), (b + n - 1) // n),
+          table.unpack(args)),
         zh = string.format("波（wave），在完整的 H200 模型上（%d 个 SM，循环很短）：一个 %s 线程的线程块就能占满一个 SM 的 FP32 通道，"
           .. "所以 SM 按每波 %d 块来运行。%d 块：%s。%d 块：%s，工作只多 1%%，时间却是 %.1f 倍，因为一个 SM 要跑两块，"
           .. "其余 %d 个 SM 在等。%d 块：%s，第二波是满的，不再多花时间。你的设置 blocks = %d：%s，%d 波"
           .. "（试试 simtlab lesson 13 blocks=264）。",
-          n, L.commas(THREADS), n, n, L.fmt_us(r1.time_us), n + 1, L.fmt_us(r2.time_us), r2.time_us / r1.time_us, n - 1,
-          2 * n, L.fmt_us(r3.time_us), b, L.fmt_us(rk.time_us), (b + n - 1) // n),
+          table.unpack(args)),
       }
       L.expect(r2.time_us >= 1.8 * r1.time_us, { en = "one block more than the SMs almost doubles the time",
                                                  zh = "比 SM 数多一个线程块，时间几乎翻倍" },

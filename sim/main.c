@@ -865,27 +865,6 @@ static int asm_listing(const char *path)
     return 0;
 }
 
-static int list_presets(void)
-{
-    lua_State *L = new_state(NULL, 0, NULL);
-    lua_Integer i, n;
-    if (!L)
-        return 1;
-    arch_push_presets(L);
-    n = luaL_len(L, -1);
-    for (i = 1; i <= n; i++) {
-        lua_rawgeti(L, -1, i);
-        printf("%s\n", lua_tostring(L, -1));
-        lua_pop(L, 1);
-    }
-    sandbox_close(L);
-    if (n == 0) {
-        fprintf(stderr, "simtlab: no presets found (looked for arch/*.lua)\n");
-        return 1;
-    }
-    return 0;
-}
-
 /* The source tags ("[spec]", "[meas]" ...; "~" after them when the comment
  * says the figure is an estimate) or "estimate" / "fitted" in comment c,
  * into out ("" when it names none). */
@@ -941,11 +920,11 @@ static void preset_source(const char *path, const char *field, char *out, size_t
     fclose(f);
 }
 
-/* simtlab presets [--json]: every preset as a row (name, chip, SMs, clock,
+/* simtlab presets [--json | --names]: every preset as a row (name, chip, SMs, clock,
  * peak FP32 / BF16 dense / FP8 dense, memory, bandwidth, TDP, price per
  * hour) with the source of each figure from the comment on its line in
  * arch/NAME.lua; "~" marks a figure the file calls an estimate. */
-static int presets_table(int json)
+static int presets_table(int json, int names)
 {
     static const char *const fields[] = { "sms", "clock_mhz", "fp32_lanes_per_sm", "tc_flops_per_clk_bf16",
                                           "tc_flops_per_clk_fp8", "mem_bytes", "dram_gbps", "tdp_watts",
@@ -957,6 +936,17 @@ static int presets_table(int json)
         return 1;
     arch_push_presets(L);
     n = luaL_len(L, -1);
+    if (n == 0)
+        fprintf(stderr, "simtlab: no presets found (looked for arch/*.lua)\n");
+    if (names) {   /* one name a line */
+        for (i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            printf("%s\n", lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+        sandbox_close(L);
+        return n == 0;
+    }
     if (json)
         printf("[");
     else
@@ -1301,12 +1291,12 @@ static int run_command(int argc, char **argv)
     }
     if (strcmp(cmd, "presets") == 0) {
         if (argc == 3 && strcmp(argv[2], "--json") == 0)
-            return presets_table(1);
+            return presets_table(1, 0);
         if (argc == 3 && strcmp(argv[2], "--names") == 0)
-            return list_presets();
+            return presets_table(0, 1);
         if (argc != 2)
             return usage_error("%s", "'presets' takes --json or --names");
-        return presets_table(0);
+        return presets_table(0, 0);
     }
     if (cmd[0] == '-')
         return usage_error("unknown option '%s'", cmd);

@@ -131,15 +131,7 @@ GA.EXERCISES = {
   },
 }
 
--- GA.has(n): is exercise n answered with --answer?
-function GA.has(n) return GA.EXERCISES[n] ~= nil end
-
-local function json_str(s)
-  return '"' .. tostring(s):gsub('[%c"\\]', function(ch)
-    if ch == '"' then return '\\"' elseif ch == "\\" then return "\\\\" elseif ch == "\n" then return "\\n" end
-    return string.format("\\u%04x", ch:byte())
-  end) .. '"'
-end
+local json_str = require("grade").json_str
 
 -- GA.check(n, answer, opts) -> {exercise, answer, pass, msg, rows}.
 -- opts: json (one line of JSON), quiet, lang.
