@@ -6,19 +6,17 @@
 -- against batch size (批大小): it rises while the blocks do not yet fill the
 -- SMs, then flattens; a batch of 1 cannot fill 132 SMs.
 --
--- Scaled: the layer runs on an 8-SM slice of the H200 (8/132 of its DRAM
--- bandwidth and channels, calibrate.share); one batch-1 run uses the whole
+-- Scaled: the layer runs on an 8-SM slice of the H200 (8/132 of its DRAM and
+-- L2 bandwidth, DRAM channels and power budget, calibrate.scaled_gpu); one batch-1 run uses the whole
 -- 132-SM model.
 
 local conv = require("conv")
 local SMS, H200_SMS = 8, 132
-local SHARE = require("calibrate").share(SMS)
 local CH, HW = 64, 28            -- channels in and out, image height and width (the first step)
 local BATCHES = { 1, 2, 4, 8, 16, 32 }
 
-local function slice()
-  return simt.gpu{ arch = "h200", sms = SMS, dram_gbps = SHARE.dram_gbps, dram_channels = SHARE.dram_channels }
-end
+-- SMS SMs with their share of the H200's DRAM and L2 bandwidth, channels and power
+local function slice() return require("calibrate").scaled_gpu(SMS) end
 
 -- bytes a run moved at each level: asked for by the threads (global loads
 -- and stores), between the SMs and L2 (32-byte sectors), and to or from DRAM
@@ -46,13 +44,13 @@ return {
           .. "(pixels x %d) times (%d x filters). im2col builds that left matrix in memory, copying every input pixel 9 "
           .. "times, then runs a GEMM; implicit GEMM (what cuDNN does) reads the image directly and unfolds it inside "
           .. "the kernel, in shared memory. Our layer: %d images of %d x %d pixels, %d channels in and out, padding 1. "
-          .. "Scaled: %d of the H200's %d SMs, with %d/%d of its DRAM bandwidth.",
+          .. "Scaled: %d of the H200's %d SMs, with %d/%d of its memory bandwidth.",
           CH, CH * 9, CH, CH * 9, CH * 9, n, HW, HW, CH, SMS, H200_SMS, SMS, H200_SMS),
         zh = string.format("图像网络的一层用 3 x 3 的卷积核扫过每个像素：每个输出是 %d 个通道 x 3 x 3 = %d 个输入与一个卷积核的点积，"
           .. "一共 %d 个卷积核。写出来就是矩阵乘法：（像素 x %d）乘以（%d x 卷积核数）。im2col 先在内存里把左边这个矩阵造出来，"
           .. "每个输入像素复制 9 遍，然后做一次 GEMM；隐式 GEMM（cuDNN 的做法）直接读图像，在核函数内部、在共享内存里展开。"
           .. "我们这一层：%d 张 %d x %d 的图像，输入输出都是 %d 个通道，填充 1。缩小规模：H200 %d 个 SM 中的 %d 个，"
-          .. "配 %d/%d 的显存带宽。", CH, CH * 9, CH, CH * 9, CH * 9, n, HW, HW, CH, H200_SMS, SMS, SMS, H200_SMS),
+          .. "配 %d/%d 的内存带宽。", CH, CH * 9, CH, CH * 9, CH * 9, n, HW, HW, CH, H200_SMS, SMS, SMS, H200_SMS),
       }
     end,
     function(L)
@@ -129,15 +127,16 @@ return {
       L.say{
         en = string.format("Throughput against batch size, on %d x %d images: batch 1 gives %d blocks of 128 pixels x 64 "
           .. "filters and %.2f TFLOP/s; batch 8, %d blocks, %.2f; batch 32, %d blocks, %.2f. It rises while more images "
-          .. "mean more blocks for idle SMs, and flattens once every one of the %d SMs has a block (each could hold %d, "
-          .. "%d in all, but one block of this kernel already keeps an SM's lanes busy). "
+          .. "mean more blocks for idle SMs, and flattens once every one of the %d SMs has a block: each could hold %d "
+          .. "(%d in all), but one block of this kernel already takes all an SM can give it, so two on one SM take twice "
+          .. "as long. "
           .. "On the whole H200 model a batch of 1 is still %d blocks: %d of 132 SMs work, %.2f TFLOP/s, about what 8 "
           .. "SMs do. That is why inference servers batch requests together, and why a small batch trains slowly.",
           S, S, blocks[1], tf[1], blocks[4], tf[4], blocks[6], tf[6], SMS, L.fit, cap, r1.igemm.blocks,
           r1.igemm.blocks, r1.igemm.tflops),
         zh = string.format("在 %d x %d 的图像上看吞吐量与批大小：批大小 1 只有 %d 个线程块（每块 128 个像素 x 64 个卷积核），"
           .. "%.2f TFLOP/s；批大小 8，%d 块，%.2f；批大小 32，%d 块，%.2f。图像越多，线程块越多，闲着的 SM 就有活干，吞吐量上升；"
-          .. "等 %d 个 SM 每个都分到一块后就不再增长（每个 SM 能放 %d 块、共 %d 块，但这个核函数一块就能让 SM 的通道忙起来）。在完整的 H200 模型上，批大小 1 还是只有 %d 个线程块："
+          .. "等 %d 个 SM 每个都分到一块后就不再增长：每个 SM 能放 %d 块（共 %d 块），但这个核函数一块就用尽了 SM 能给它的一切，一个 SM 上放两块就要两倍时间。在完整的 H200 模型上，批大小 1 还是只有 %d 个线程块："
           .. "132 个 SM 里只有 %d 个在干活，%.2f TFLOP/s，和 8 个 SM 差不多。所以推理服务要把请求攒成一批，批太小训练也慢。",
           S, S, blocks[1], tf[1], blocks[4], tf[4], blocks[6], tf[6], SMS, L.fit, cap, r1.igemm.blocks,
           r1.igemm.blocks, r1.igemm.tflops),

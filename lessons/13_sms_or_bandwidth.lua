@@ -22,7 +22,12 @@ local REAL_TFLOPS = { 0.449, 0.894, 1.73, 3.47, 7.07, 14.6, 29.3, 43.5, 57.8 }
 -- one point of a sweep: the compute-bound and the memory-bound kernel on a
 -- slice of sms SMs with dram_gbps of DRAM bandwidth
 local function point(L, sms, gbps)
-  local g = simt.gpu{ arch = "h200", sms = sms, dram_gbps = gbps, dram_channels = SHARE8.dram_channels }
+  -- the 8-SM slice's DRAM channels and L2 bandwidth (calibrate.share), its
+  -- power budget in proportion to the SMs; the SMs and DRAM GB/s as asked
+  local t, d = require("calibrate").share(8), simt.gpu{ arch = "h200" }.desc
+  t.sms, t.dram_gbps = sms, gbps
+  t.tdp_watts, t.power_static_w = d.tdp_watts * sms / H200_SMS, d.power_static_w * sms / H200_SMS
+  local g = simt.gpu(t)
   local out = g:tensor{ BLOCKS * THREADS, name = "out" }
   local rf = L.run(g, "micro_fma8", { grid = BLOCKS, block = THREADS }, 8, out)
   local A = g:tensor{ BLOCKS * THREADS * 4 * 8, name = "A" }

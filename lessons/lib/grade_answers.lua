@@ -35,8 +35,7 @@ GA.EXERCISES = {
     -- every format's {time_us, rel_err}, run once per process
     measure = function(ex)
       if ex.cache then return ex.cache end
-      local share = require("calibrate").share(8)
-      local g = simt.gpu{ arch = "h200", sms = 8, dram_gbps = share.dram_gbps, dram_channels = share.dram_channels }
+      local g = require("calibrate").scaled_gpu(8)   -- 8 SMs and their share of bandwidth and power
       local layer = P.layer(ex.n, { outliers = ex.outliers, seed = 3 })
       local m = {}
       for _, f in ipairs(P.formats) do
