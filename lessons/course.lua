@@ -72,6 +72,10 @@ elseif cmd == "grade" then
   if not n or not file then usage() end
   local json = a[4] == "--json"
   local grade = require("grade")
+  if not grade.EXERCISES[n] and require("grade_answers").EXERCISES[n] then
+    error({ simtlab_exit = 1, message = string.format("exercise %d is answered with a word or a number, not a kernel: "
+            .. "simtlab check %d --answer ANSWER (lessons/exercises/%s.md)", n, n, require("grade_answers").EXERCISES[n].name) }, 0)
+  end
   local r = grade.check(n, file, { json = json })
   -- a planned failure: simtlab exits 1 without a traceback (sim/main.c)
   if not r.pass then error({ simtlab_exit = 1, message = json and "" or "check: not passed yet" }, 0) end
@@ -80,7 +84,15 @@ elseif cmd == "answer" then
   local n = math.tointeger(tonumber(a[2] or ""))
   if not n or not a[3] then usage() end
   local json = a[4] == "--json"
-  local r = require("grade_answers").check(n, a[3], { json = json })
+  local GA = require("grade_answers")
+  if not GA.EXERCISES[n] then
+    local have = {}
+    for k in pairs(GA.EXERCISES) do have[#have + 1] = k end
+    table.sort(have)
+    error({ simtlab_exit = 1, message = string.format("exercise %d is not answered with --answer (those are %s; "
+            .. "the others take a kernel: simtlab check %d FILE.s)", n, table.concat(have, ", "), n) }, 0)
+  end
+  local r = GA.check(n, a[3], { json = json })
   if not r.pass then error({ simtlab_exit = 1, message = json and "" or "check: not passed yet" }, 0) end
 else
   usage()
