@@ -920,6 +920,21 @@ static void preset_source(const char *path, const char *field, char *out, size_t
     fclose(f);
 }
 
+/* s as a JSON string (quotes, backslashes and control characters escaped) */
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
 /* simtlab presets [--json | --names]: every preset as a row (name, chip, SMs, clock,
  * peak FP32 / BF16 dense / FP8 dense, memory, bandwidth, TDP, price per
  * hour) with the source of each figure from the comment on its line in
@@ -965,8 +980,11 @@ static int presets_table(int json, int names)
         simt_err_clear(&err);
         if (arch_load(L, name, &d, &err) != 0) {
             /* a CPU preset (kind = "cpu") or a file that does not load */
-            if (json)
-                printf("%s\n  {\"name\": \"%s\", \"gpu\": false}", i > 1 ? "," : "", name);
+            if (json) {
+                printf("%s\n  {\"name\": ", i > 1 ? "," : "");
+                json_string(name);
+                printf(", \"gpu\": false}");
+            }
             else
                 printf("%-11s %s\n", name, strstr(err.msg, "CPU") ? "(a CPU: simt.cpu{arch = ...}, see the file)" : err.msg);
             continue;
@@ -978,13 +996,23 @@ static int presets_table(int json, int names)
         double bf16 = d.sms * (double)d.tc_flops_per_clk_bf16 * ghz / 1000.0;
         double fp8 = d.sms * (double)d.tc_flops_per_clk_fp8 * ghz / 1000.0;
         if (json) {
-            printf("%s\n  {\"name\": \"%s\", \"gpu\": true, \"chip\": \"%s\", \"sms\": %u, \"clock_mhz\": %.0f, "
+            printf("%s\n  {\"name\": ", i > 1 ? "," : "");
+            json_string(name);
+            printf(", \"gpu\": true, \"chip\": ");
+            json_string(d.vendor_name);
+            printf(", \"sms\": %u, \"clock_mhz\": %.0f, "
                    "\"fp32_tflops\": %.1f, \"bf16_dense_tflops\": %.1f, \"fp8_dense_tflops\": %.1f, \"memory_gb\": %.0f, "
-                   "\"dram_gbps\": %.0f, \"tdp_watts\": %.0f, \"price_per_hour\": %.2f, \"sources\": {",
-                   i > 1 ? "," : "", name, d.vendor_name, d.sms, d.clock_mhz, fp32, bf16, fp8, d.mem_bytes / 1e9,
-                   d.dram_gbps, d.tdp_watts, d.price_per_hour);
-            for (int k = 0; k < NF; k++)
-                printf("%s\"%s\": \"%s\"", k ? ", " : "", fields[k], src[k]);
+                   "\"dram_gbps\": %.0f, \"tdp_watts\": %.0f, \"price_per_hour\": ",
+                   d.sms, d.clock_mhz, fp32, bf16, fp8, d.mem_bytes / 1e9, d.dram_gbps, d.tdp_watts);
+            if (d.price_per_hour > 0)   /* null: no known price */
+                printf("%.2f", d.price_per_hour);
+            else
+                printf("null");
+            printf(", \"sources\": {");
+            for (int k = 0; k < NF; k++) {
+                printf("%s\"%s\": ", k ? ", " : "", fields[k]);
+                json_string(src[k]);
+            }
             printf("}}");
         } else {
             /* each figure as text, "~" after it when its source is an estimate;
