@@ -978,15 +978,55 @@ static int presets_table(int json, int names)
         if (arch_find_file(rel, path, sizeof path) != 0)
             continue;
         simt_err_clear(&err);
-        if (arch_load(L, name, &d, &err) != 0) {
-            /* a CPU preset (kind = "cpu") or a file that does not load */
+        if (arch_load(L, name, &d, &err) != 0 && strstr(err.msg, "CPU")) {
+            /* a CPU preset (kind = "cpu"): its figures through simt.cpu, in
+             * the same columns (SMs = cores; no Tensor Cores) */
+            int top = lua_gettop(L);
+            if (luaL_loadstring(L, "return simt.cpu{arch = ...}.desc") == LUA_OK) {
+                lua_pushstring(L, name);
+                if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_istable(L, -1)) {
+                    static const char *const cf[] = { "cores", "clock_mhz", "simd_width", "fma_ports", "mem_bytes",
+                                                      "dram_gbps", "tdp_watts", "price_per_hour" };
+                    double c[8];
+                    for (int k = 0; k < 8; k++) {
+                        lua_getfield(L, -1, cf[k]);
+                        c[k] = lua_tonumber(L, -1);
+                        lua_pop(L, 1);
+                    }
+                    lua_getfield(L, -1, "vendor_name");
+                    snprintf(d.vendor_name, sizeof d.vendor_name, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1) : name);
+                    lua_pop(L, 1);
+                    double cpu32 = c[0] * c[2] * c[3] * 2 * c[1] / 1e6;   /* FMA lanes x 2 FLOP x clock */
+                    char price[16];
+                    snprintf(price, sizeof price, c[7] > 0 ? "%.2f" : "-", c[7]);
+                    if (json) {
+                        printf("%s\n  {\"name\": ", i > 1 ? "," : "");
+                        json_string(name);
+                        printf(", \"gpu\": false, \"chip\": ");
+                        json_string(d.vendor_name);
+                        printf(", \"cores\": %.0f, \"clock_mhz\": %.0f, \"fp32_tflops\": %.2f, \"memory_gb\": %.0f, "
+                               "\"dram_gbps\": %.1f, \"tdp_watts\": %.0f, \"price_per_hour\": %s}", c[0], c[1], cpu32,
+                               c[4] / 1e9, c[5], c[6], c[7] > 0 ? price : "null");
+                    } else {
+                        printf("%-11s %-36.36s %4.0f %6.0f %8.2f %8s %8s %5.0f %6.0f %5.0f %6s  %s\n", name, d.vendor_name,
+                               c[0], c[1], cpu32, "-", "-", c[4] / 1e9, c[5], c[6], price,
+                               "a CPU (SMs = cores): see the file's header");
+                    }
+                    lua_settop(L, top);
+                    continue;
+                }
+            }
+            lua_settop(L, top);
+        }
+        if (err.msg[0]) {
+            /* a file that does not load */
             if (json) {
                 printf("%s\n  {\"name\": ", i > 1 ? "," : "");
                 json_string(name);
                 printf(", \"gpu\": false}");
             }
             else
-                printf("%-11s %s\n", name, strstr(err.msg, "CPU") ? "(a CPU: simt.cpu{arch = ...}, see the file)" : err.msg);
+                printf("%-11s %s\n", name, err.msg);
             continue;
         }
         for (int k = 0; k < NF; k++)
