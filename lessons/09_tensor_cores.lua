@@ -173,6 +173,8 @@ return {
         big[fmt] = P.matmul(g, fmt, 2 * N, "async", false)
         big[fmt].chip = big[fmt].tflops * H200_SMS / SMS
       end
+      local args = { res.f32.chip, res.tf32.chip, res.f16.chip, res.bf16.chip, res.e4m3.chip, 2 * N, big.f16.chip,
+                     big.e4m3.chip, tc_peak, L.commas(res.tf32.clock_mhz_sustained), L.commas(res.f16.clock_mhz_sustained) }
       L.say{
         en = string.format("The real H200's library GEMM (8192 x 8192 x 8192, measured, reference/h200-measured.md): FP32 "
           .. "50.6, TF32 395, FP16 737, BF16 756, FP8 1,332 TFLOP/s. The model's 512 layer: %.0f, %.0f, %.0f, %.0f, %.0f. "
@@ -182,16 +184,14 @@ return {
           .. "%.0f TFLOP/s. Neither reaches the datasheet's 989 (FP16) and 1,979 (FP8), which assume every Tensor Core "
           .. "busy every cycle (this model's peak at 1.98 GHz: %.0f): a chip drawing its 700 W lowers its clock, and "
           .. "the model does the same (the clock column: TF32 ran at %s MHz, FP16 at %s).",
-          res.f32.chip, res.tf32.chip, res.f16.chip, res.bf16.chip, res.e4m3.chip, 2 * N, big.f16.chip, big.e4m3.chip,
-          tc_peak, L.commas(res.tf32.clock_mhz_sustained), L.commas(res.f16.clock_mhz_sustained)),
+          table.unpack(args)),
         zh = string.format("真实 H200 上的库 GEMM（8192 x 8192 x 8192，实测，见 reference/h200-measured.md）：FP32 50.6、"
           .. "TF32 395、FP16 737、BF16 756、FP8 1,332 TFLOP/s。模型上这个 512 的层：%.0f、%.0f、%.0f、%.0f、%.0f。"
           .. "FP32 通道上两者一致。张量核心上库更快，因为它的问题更大：我们 512 的层只给 8 个 SM 每个一块，开头的读取没有东西来掩盖；"
           .. "库的 2,048 块让每个 SM 一波接一波地忙。把这一层加宽到 %d，同样的核函数就达到 FP16 %.0f、FP8 %.0f TFLOP/s。"
           .. "两者都达不到数据手册的 989（FP16）和 1,979（FP8）：那是假设每个张量核心每个周期都在算（本模型在 1.98 GHz 的峰值：%.0f）；"
           .. "芯片用满 700 W 功耗时会降频，模型也一样（见表中频率一列：TF32 跑在 %s MHz，FP16 跑在 %s MHz）。",
-          res.f32.chip, res.tf32.chip, res.f16.chip, res.bf16.chip, res.e4m3.chip, 2 * N, big.f16.chip, big.e4m3.chip,
-          tc_peak, L.commas(res.tf32.clock_mhz_sustained), L.commas(res.f16.clock_mhz_sustained)),
+          table.unpack(args)),
       }
       for _, fmt in ipairs{ "tf32", "f16", "bf16", "e4m3" } do
         L.expect(res[fmt].chip < LIBRARY[fmt] * 1.05 and res[fmt].chip > 0.4 * LIBRARY[fmt], {

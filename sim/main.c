@@ -935,6 +935,15 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* the start of one preset's JSON object, up to its chip's name */
+static void json_preset_head(int first, const char *name, int gpu, const char *chip)
+{
+    printf("%s\n  {\"name\": ", first ? "" : ",");
+    json_string(name);
+    printf(", \"gpu\": %s, \"chip\": ", gpu ? "true" : "false");
+    json_string(chip);
+}
+
 /* simtlab presets [--json | --names]: every preset as a row (name, chip, SMs, clock,
  * peak FP32 / BF16 dense / FP8 dense, memory, bandwidth, TDP, price per
  * hour) with the source of each figure from the comment on its line in
@@ -1000,10 +1009,7 @@ static int presets_table(int json, int names)
                     char price[16];
                     snprintf(price, sizeof price, c[7] > 0 ? "%.2f" : "-", c[7]);
                     if (json) {
-                        printf("%s\n  {\"name\": ", i > 1 ? "," : "");
-                        json_string(name);
-                        printf(", \"gpu\": false, \"chip\": ");
-                        json_string(d.vendor_name);
+                        json_preset_head(i == 1, name, 0, d.vendor_name);
                         printf(", \"cores\": %.0f, \"clock_mhz\": %.0f, \"fp32_tflops\": %.2f, \"memory_gb\": %.0f, "
                                "\"dram_gbps\": %.1f, \"tdp_watts\": %.0f, \"price_per_hour\": %s}", c[0], c[1], cpu32,
                                c[4] / 1e9, c[5], c[6], c[7] > 0 ? price : "null");
@@ -1036,10 +1042,7 @@ static int presets_table(int json, int names)
         double bf16 = d.sms * (double)d.tc_flops_per_clk_bf16 * ghz / 1000.0;
         double fp8 = d.sms * (double)d.tc_flops_per_clk_fp8 * ghz / 1000.0;
         if (json) {
-            printf("%s\n  {\"name\": ", i > 1 ? "," : "");
-            json_string(name);
-            printf(", \"gpu\": true, \"chip\": ");
-            json_string(d.vendor_name);
+            json_preset_head(i == 1, name, 1, d.vendor_name);
             printf(", \"sms\": %u, \"clock_mhz\": %.0f, "
                    "\"fp32_tflops\": %.1f, \"bf16_dense_tflops\": %.1f, \"fp8_dense_tflops\": %.1f, \"memory_gb\": %.0f, "
                    "\"dram_gbps\": %.0f, \"tdp_watts\": %.0f, \"price_per_hour\": ",
