@@ -10,6 +10,10 @@
 --   [paper] Table 3 of "Hardware features of different Nvidia GPU
 --           architectures", doi:10.1016/j.ultsonch.2023.106546 (PMC10448217):
 --           L2 bandwidth per GPU (a published, derived figure)
+--   [dgx]  NVIDIA, "Defining AI Innovation with DGX A100" (developer blog, 2020):
+--          a DGX A100 is 8 A100s with "five petaFLOPS of AI performance", i.e.
+--          8 x 624 TF FP16 with 2:4 structured sparsity (2 x the dense 312 TF);
+--          lesson 9 corrects articles that quote it for one A100
 -- "estimate" marks a number without a public figure in the repository.
 -- Capacities in GB are 10^9 bytes as in [spec]; cache sizes are binary.
 --

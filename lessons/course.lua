@@ -13,6 +13,8 @@
 --   simtlab run  lessons/course.lua check --part J K      the same for every K-th lesson from
 --                                                         the J-th (0-based; `simtlab lessons -j K`)
 --   simtlab run  lessons/course.lua grade N FILE.s [--json]   grade a student's kernel
+--   simtlab run  lessons/course.lua answer N ANSWER [--json]  grade an answer (a format, a number:
+--                                                         lib/grade_answers.lua; simtlab check N --answer A)
 -- Exit status: 0 ok, 1 a claim, a check or a grade failed.
 
 local runner = require("runner")
@@ -21,7 +23,7 @@ local a = arg or {}
 local cmd = a[1] or "list"
 
 local function usage()
-  error("usage: course.lua list | lesson N [knob=value ...] [--charts] | check [N ...] | check --part J K | grade N FILE.s [--json]", 0)
+  error("usage: course.lua list | lesson N [knob=value ...] [--charts] | check [N ...] | check --part J K | grade N FILE.s [--json] | answer N ANSWER [--json]", 0)
 end
 
 if cmd == "list" then
@@ -59,6 +61,8 @@ elseif cmd == "check" then
   local res = runner.check_all{ only = only }
   local grade = require("grade")
   local ex = grade.check_references{ only = #only > 0 and only or nil }
+  local ans = require("grade_answers").check_references{ only = #only > 0 and only or nil }
+  ex.ok = ex.ok and ans.ok
   print(string.format("%s: lessons %s, reference solutions %s (%.1f s)", res.ok and ex.ok and "ok" or "FAILED",
                       res.ok and "pass" or "FAIL", ex.ok and "pass" or "FAIL", os.clock() - t0))
   if not (res.ok and ex.ok) then error("the course check failed (see above)", 0) end
@@ -68,8 +72,27 @@ elseif cmd == "grade" then
   if not n or not file then usage() end
   local json = a[4] == "--json"
   local grade = require("grade")
+  if not grade.EXERCISES[n] and require("grade_answers").EXERCISES[n] then
+    error({ simtlab_exit = 1, message = string.format("exercise %d is answered with a word or a number, not a kernel: "
+            .. "simtlab check %d --answer ANSWER (lessons/exercises/%s.md)", n, n, require("grade_answers").EXERCISES[n].name) }, 0)
+  end
   local r = grade.check(n, file, { json = json })
   -- a planned failure: simtlab exits 1 without a traceback (sim/main.c)
+  if not r.pass then error({ simtlab_exit = 1, message = json and "" or "check: not passed yet" }, 0) end
+elseif cmd == "answer" then
+  -- an exercise answered with a word or a number (lib/grade_answers.lua)
+  local n = math.tointeger(tonumber(a[2] or ""))
+  if not n or not a[3] then usage() end
+  local json = a[4] == "--json"
+  local GA = require("grade_answers")
+  if not GA.EXERCISES[n] then
+    local have = {}
+    for k in pairs(GA.EXERCISES) do have[#have + 1] = k end
+    table.sort(have)
+    error({ simtlab_exit = 1, message = string.format("exercise %d is not answered with --answer (those are %s; "
+            .. "the others take a kernel: simtlab check %d FILE.s)", n, table.concat(have, ", "), n) }, 0)
+  end
+  local r = GA.check(n, a[3], { json = json })
   if not r.pass then error({ simtlab_exit = 1, message = json and "" or "check: not passed yet" }, 0) end
 else
   usage()

@@ -136,6 +136,8 @@ local function json_str(s)
   end) .. '"'
 end
 
+grade.json_str = json_str   -- also for lib/grade_answers.lua
+
 -- One line of JSON for a result of grade.check (for a class's scripts).
 function grade.to_json(res)
   local c = res.cheap

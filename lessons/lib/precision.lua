@@ -71,17 +71,25 @@ function P.cluster_shape() return P.cluster[1], P.cluster[2] end
 -- kernel matmul_tiled16 instead. check = false turns the kernel checker off
 -- (faster; default on). Returns the launch result with rel_err,
 -- expected (P.expected_error), fmt, kernel, C and R (the reference) added.
-function P.matmul(g, fmt, n, how, check)
+-- inputs (optional): {A = host tensor, B = host tensor}, both n x n f32,
+-- in place of the uniform ones (P.layer makes a layer's activations and
+-- weights). how = "fast": tc_gemm_async_FMT for the Tensor Core formats and
+-- the library-class sgemm_128x128 for "f32" (n a multiple of 256).
+function P.matmul(g, fmt, n, how, check, inputs)
   how = how or "tiled"
-  local A0 = simt.tensor{ n, n, init = "random", seed = 11, lo = -1, hi = 1 }
-  local B0 = simt.tensor{ n, n, init = "random", seed = 12, lo = -1, hi = 1 }
+  local A0 = inputs and inputs.A or simt.tensor{ n, n, init = "random", seed = 11, lo = -1, hi = 1 }
+  local B0 = inputs and inputs.B or simt.tensor{ n, n, init = "random", seed = 12, lo = -1, hi = 1 }
+  if how == "fast" then how = "async" end
   local A = g:tensor{ n, n, dtype = fmt }
   local B = g:tensor{ n, n, dtype = fmt }
   local C = g:tensor{ n, n }
   A:copy_from(A0)
   B:copy_from(B0)
   local name, launch
-  if fmt == "f32" then
+  if fmt == "f32" and how == "async" and inputs ~= nil and n % 128 == 0 then
+    name = "sgemm_128x128"   -- the FP32-lane kernel a library would use
+    launch = { grid = { n // 128, n // 128 }, block = { 256 } }
+  elseif fmt == "f32" then
     name = "matmul_tiled16"
     launch = { grid = { (n + 15) // 16, (n + 15) // 16 }, block = { 16, 16 } }
   elseif how == "2x2" then
@@ -114,7 +122,12 @@ function P.matmul(g, fmt, n, how, check)
     launch = { grid = { n // 32, n // 32 }, block = { 32, 4 } }
   end
   if check ~= nil then launch.check = check end
-  local r = g:launch(kernel(name), launch, A, B, C, n)
+  local r
+  if name == "sgemm_128x128" then
+    r = g:launch(kernel(name), launch, A, B, C, n, n, n)
+  else
+    r = g:launch(kernel(name), launch, A, B, C, n)
+  end
   r.fmt, r.kernel, r.C = fmt, name, C
   r.R = simt.ref.matmul(A0, B0)
   r.rel_err = P.rel_error(C, r.R)
@@ -173,6 +186,46 @@ function P.peak(g, fmt, blocks, iters)
   r.sync_peak = d.sms * sync * d.clock_mhz * 1e6 / 1e12
   r.sync_ratio = r.tflops / r.sync_peak
   return r
+end
+
+-- A layer's inputs, n x n host tensors (f32), fixed seeds:
+--   A  activations: ReLU of a standard normal (half the values 0, the rest
+--      mostly 0 .. 3), as after a ReLU layer; opts.outliers = V puts values
+--      near V in two feature columns (large outliers occur in the
+--      activations of big language models; V past 65504 overflows FP16);
+--   B  weights: normal with standard deviation 1 / sqrt(n) (the usual
+--      initialisation, so outputs stay near 1).
+-- Returns {A = ..., B = ...} for P.matmul's inputs. opts.seed (default 1).
+function P.layer(n, opts)
+  opts = opts or {}
+  local s = (opts.seed or 1) * 7919 + 17
+  local function u()   -- uniform in (0, 1), a 31-bit LCG
+    s = (s * 1103515245 + 12345) % 2147483648
+    return (s + 0.5) / 2147483648
+  end
+  local function normal() return math.sqrt(-2 * math.log(u())) * math.cos(2 * math.pi * u()) end
+  local a, b = {}, {}
+  local sd = 1 / math.sqrt(n)
+  local o1, o2 = 7 % n, (n // 3) % n
+  for i = 0, n - 1 do
+    for j = 0, n - 1 do
+      local x = math.max(0, normal())
+      if opts.outliers and (j == o1 or j == o2) then x = opts.outliers * (0.5 + u()) end
+      a[i * n + j + 1] = x
+      b[i * n + j + 1] = normal() * sd
+    end
+  end
+  return { A = simt.tensor{ n, n, init = a }, B = simt.tensor{ n, n, init = b } }
+end
+
+-- The training update that a low-precision weight loses: w = 1.0 plus
+-- `steps` updates of `delta`, stored after each step in dtype (a host
+-- tensor of that format rounds every store). Returns the final weight.
+function P.accumulate(dtype, delta, steps)
+  local w = simt.tensor{ 1, dtype = dtype }
+  w:set(1, 1.0)
+  for _ = 1, steps do w:set(1, w:get(1) + delta) end
+  return w:get(1)
 end
 
 return P
