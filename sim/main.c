@@ -6,6 +6,7 @@
  *   simtlab lessons / lesson N / check N FILE.s   the course (lessons/course.lua)
  *   simtlab demo [STAGE OPTIONS]       the race of lessons/demo.lua on the stage
  *   simtlab show [OPTIONS] SCRIPT.lua  run a script with its launches on the stage
+ *   simtlab collective OP [--gpus N ...]  a collective on a node of GPUs
  *   simtlab presets                    list the architecture presets
  *
  * Exit codes: 0 success, 1 the script or file failed, 2 bad usage.
@@ -71,6 +72,14 @@ static const char usage_text[] =
     "  check N FILE.s [--json]   grade your kernel for lesson N's exercise: correct\n"
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
     "                            enough (its budget); exit 0 when it passes\n"
+    "  collective OP [--gpus N] [--arch P] [--link L] [--bytes SIZE] [--algo A] [--json]\n"
+    "                            a collective on a node of N simulated GPUs (OP:\n"
+    "                            allreduce, reduce_scatter, all_gather, broadcast; links:\n"
+    "                            nvlink nvlink4 nvlink3 nvlink2 nvlink-ring pcie5 pcie4\n"
+    "                            pcie5-host pcie4-host; A: ring, tree, ps; SIZE: 64K,\n"
+    "                            16M, a list 1K,1M or a range 1K:16M): time, algbw and\n"
+    "                            busbw as nccl-tests define them, result checked;\n"
+    "                            --json: time_s, algbw_gbs, busbw_gbs\n"
     "  presets                   list the architecture presets (arch/*.lua)\n"
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
@@ -1004,6 +1013,26 @@ static int course_lessons(int argc, char **argv)
     return rc;
 }
 
+/* simtlab collective OP [--gpus N --arch P --link L --bytes SIZE --algo A
+ * --json]: lessons/lib/collective.lua parses the rest. */
+static int run_collective(int argc, char **argv)
+{
+    char path[1024], *args[64];
+    cli_opts_t o;
+    if (argc - 1 > (int)(sizeof args / sizeof args[0]))
+        return usage_error("%s", "too many arguments for 'collective'");
+    if (arch_find_file("lessons/lib/collective.lua", path, sizeof path) != 0) {
+        fprintf(stderr, "simtlab: cannot find lessons/lib/collective.lua (set SIMTLAB_HOME to "
+                        "the simtlab directory)\n");
+        return 1;
+    }
+    memset(&o, 0, sizeof o);
+    args[0] = "collective";
+    for (int k = 2; k < argc; k++)
+        args[k - 1] = argv[k];
+    return run_script(path, argc - 1, args, &o);
+}
+
 static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -1105,6 +1134,8 @@ static int run_command(int argc, char **argv)
         args[3] = "--json";
         return run_script(path, 3 + json, args, &o);
     }
+    if (strcmp(cmd, "collective") == 0)
+        return run_collective(argc, argv);
     if (strcmp(cmd, "presets") == 0) {
         if (argc != 2)
             return usage_error("%s", "'presets' takes no arguments");

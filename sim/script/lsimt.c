@@ -31,6 +31,7 @@
 #include "lchart.h"
 #include "lroofline.h"
 #include "lcpu.h"
+#include "lnode.h"
 #include "power.h"
 #include "tensor.h"
 
@@ -917,6 +918,7 @@ int luaopen_simt(lua_State *L)
     lchart_register(L);
     lroofline_register(L);
     lcpu_register(L);
+    lnode_register(L);
     lstage_register(L);
     lua_pushstring(L, SIMT_VERSION);
     lua_setfield(L, -2, "version");
