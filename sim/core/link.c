@@ -169,6 +169,9 @@ int link_run(link_net_t *n, link_flow_t *f, uint32_t nf, simt_err_t *err)
                 f[i].remaining = 0;
                 f[i].finish_s = t + dt;
                 left--;
+                for (uint32_t h = 0; h < f[i].nhops; h++)
+                    if (n->res[f[i].hops[h]].free_at < t + dt)
+                        n->res[f[i].hops[h]].free_at = t + dt;
             } else {
                 f[i].remaining -= moved;
             }

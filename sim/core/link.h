@@ -36,6 +36,10 @@ typedef struct link_res {
     double bytes;         /* bytes moved through it so far                 */
     double busy_s;        /* time during which some flow moved through it  */
     double peak_bytes_per_s; /* the most it ever carried (<= capacity)     */
+    double free_at;       /* when the last flow through it finished: a
+                             caller that runs flows in several link_run
+                             calls starts later ones after this, so no
+                             link ever carries two calls' flows at once  */
 } link_res_t;
 
 typedef struct link_flow {

@@ -184,74 +184,127 @@ void node_busy(node_t *nd, uint32_t i, double seconds)
 }
 
 /* One transfer of a round: bytes from (src, saddr) to (dst, daddr); with
- * acc != 0 the receiver then runs the reduction acc += daddr. */
+ * acc != 0 the data lands in the receiver's scratch buffers and the
+ * receiver then runs the reduction acc += it. */
 typedef struct xfer {
     uint32_t src, dst, saddr, daddr, bytes, acc;
 } xfer_t;
 
-/* Move a round of transfers together, starting when both ends are ready
- * (ready[]: each GPU's communication clock), then the reductions. */
-static int run_round(node_t *nd, const xfer_t *x, uint32_t k, double *ready, node_coll_t *r,
-                     simt_err_t *err)
+/* The state of one collective as it moves through its rounds, slice by
+ * slice (a pipeline, as NCCL's: while slice k is being reduced, slice k + 1
+ * is on the wire). done[i * nslices + k]: when GPU i's slice k of the data
+ * it sends next is final; kern[i]: when its reduction stream is free;
+ * bfree[i][b]: when its receive buffer b (two: double buffering) is free. */
+typedef struct pipe {
+    double t0;                     /* the collective's start            */
+    double *done;                  /* n x nslices                       */
+    uint32_t nslices;
+    double kern[NODE_MAX_GPUS];
+    double kern_sum[NODE_MAX_GPUS]; /* reduction time per GPU           */
+    double bfree[NODE_MAX_GPUS][2];
+    const uint32_t *scratch;       /* receive buffers (2 x a slice)     */
+} pipe_t;
+
+/* Bytes of slice k of a transfer of `bytes` (slices of NODE_SLICE_BYTES,
+ * the last one shorter), and its offset. */
+static uint32_t slices_of(uint32_t bytes)
 {
-    link_flow_t f[NODE_MAX_GPUS * 2];
-    uint32_t maxb = 0;
-    if (k > NODE_MAX_GPUS * 2)
-        return simt_errf(err, SIMT_E_USAGE, "too many transfers in one round");
-    for (uint32_t i = 0; i < k; i++) {
-        memset(&f[i], 0, sizeof f[i]);
-        f[i].nhops = path(nd, x[i].src, x[i].dst, f[i].hops);
-        f[i].bytes = x[i].bytes;
-        f[i].start_s = fmax(ready[x[i].src], ready[x[i].dst]);
-        f[i].latency_s = nd->link.latency_us * 1e-6 * (nd->link.topo == NODE_RING ? f[i].nhops : 1);
-        if (x[i].bytes > maxb)
-            maxb = x[i].bytes;
-    }
-    if (link_run(&nd->net, f, k, err) != 0)
+    return bytes <= NODE_SLICE_BYTES ? 1 : (bytes + NODE_SLICE_BYTES - 1) / NODE_SLICE_BYTES;
+}
+
+static int launch_reduce(node_t *nd, uint32_t g, uint32_t acc, uint32_t in, uint32_t bytes,
+                         double *seconds, simt_err_t *err)
+{
+    uint32_t nf = bytes / 4;
+    gpu_launch_t l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = (nf + 1023) / 1024;
+    l.block[0] = 256;
+    uint32_t args[4] = {acc, in, acc, nf};
+    gpu_stats_t st;
+    if (gpu_launch(nd->gpu[g], nd->reduce, &l, args, 4, &st, err) != 0)
         return -1;
-    void *tmp = malloc(maxb ? maxb : 1);
-    if (!tmp)
-        return simt_errf(err, SIMT_E_NOMEM, "out of host memory for a transfer of %u bytes", maxb);
-    double kmax = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        const xfer_t *t = &x[i];
-        if (gpu_read(nd->gpu[t->src], t->saddr, tmp, t->bytes, err) != 0
-            || gpu_write(nd->gpu[t->dst], t->daddr, tmp, t->bytes, err) != 0) {
-            free(tmp);
-            return -1;
-        }
-        nd->sent[t->src] += t->bytes;
-        ready[t->src] = fmax(ready[t->src], f[i].finish_s);
-        double at = fmax(ready[t->dst], f[i].finish_s);
-        if (t->acc) {
-            uint32_t nf = t->bytes / 4;
-            gpu_launch_t l;
-            memset(&l, 0, sizeof l);
-            l.grid[0] = (nf + 1023) / 1024;
-            l.block[0] = 256;
-            uint32_t args[4] = {t->acc, t->daddr, t->acc, nf};
-            gpu_stats_t st;
-            if (gpu_launch(nd->gpu[t->dst], nd->reduce, &l, args, 4, &st, err) != 0) {
-                free(tmp);
-                return -1;
-            }
-            nd->kernels++;
-            at += st.time_us * 1e-6;
-            if (st.time_us * 1e-6 > kmax)
-                kmax = st.time_us * 1e-6;
-        }
-        ready[t->dst] = at;
-    }
-    free(tmp);
-    r->kernel_s += kmax;
-    r->steps++;
+    nd->kernels++;
+    *seconds = st.time_us * 1e-6;
     return 0;
 }
 
-/* Common start and end of a collective. */
-static void coll_begin(node_t *nd, double after, double *ready, node_coll_t *r, uint32_t nfloats)
+/* Move a round of transfers (all of the same size) slice by slice. A
+ * slice leaves when its data is final at the sender, the receiver's buffer
+ * is free and the links it crosses have finished the slices before. The
+ * data really moves; a reduction is a real kernel on the receiver. */
+static int run_round(node_t *nd, const xfer_t *x, uint32_t k, pipe_t *p, node_coll_t *r,
+                     simt_err_t *err)
+{
+    link_flow_t f[NODE_MAX_GPUS * 2];
+    if (k == 0)
+        return 0;
+    if (k > NODE_MAX_GPUS * 2)
+        return simt_errf(err, SIMT_E_USAGE, "too many transfers in one round");
+    uint32_t bytes = x[0].bytes, ns = slices_of(bytes);
+    if (ns > p->nslices)
+        return simt_errf(err, SIMT_E_USAGE, "a transfer of %u bytes has more slices than planned", bytes);
+    uint8_t *tmp = malloc(ns > 1 ? NODE_SLICE_BYTES : (bytes ? bytes : 1));
+    if (!tmp)
+        return simt_errf(err, SIMT_E_NOMEM, "out of host memory for a transfer of %u bytes", bytes);
+    for (uint32_t s = 0; s < ns; s++) {
+        uint32_t off = s * NODE_SLICE_BYTES;
+        uint32_t sb = ns == 1 ? bytes : (s + 1 < ns ? NODE_SLICE_BYTES : bytes - off);
+        uint32_t b = s % 2, buf_off = ns > 1 ? b * NODE_SLICE_BYTES : 0;
+        for (uint32_t i = 0; i < k; i++) {
+            memset(&f[i], 0, sizeof f[i]);
+            f[i].nhops = path(nd, x[i].src, x[i].dst, f[i].hops);
+            f[i].bytes = sb;
+            double t = fmax(p->t0, p->done[x[i].src * p->nslices + s]);
+            if (x[i].acc)
+                t = fmax(t, p->bfree[x[i].dst][b]);
+            /* the latency overlaps the slice before: its first byte moves
+             * once the links are free */
+            double lat = nd->link.latency_us * 1e-6 * (nd->link.topo == NODE_RING ? f[i].nhops : 1);
+            double first = t + lat;
+            for (uint32_t h = 0; h < f[i].nhops; h++)
+                first = fmax(first, nd->net.res[f[i].hops[h]].free_at);
+            f[i].start_s = first - lat;
+            f[i].latency_s = lat;
+        }
+        if (link_run(&nd->net, f, k, err) != 0)
+            goto fail;
+        for (uint32_t i = 0; i < k; i++) {
+            const xfer_t *t = &x[i];
+            uint32_t to = t->acc ? p->scratch[t->dst] + buf_off : t->daddr + off;
+            if (gpu_read(nd->gpu[t->src], t->saddr + off, tmp, sb, err) != 0
+                || gpu_write(nd->gpu[t->dst], to, tmp, sb, err) != 0)
+                goto fail;
+            nd->sent[t->src] += sb;
+            double at = f[i].finish_s;
+            if (t->acc) {
+                double ks;
+                at = fmax(at, p->kern[t->dst]);
+                if (launch_reduce(nd, t->dst, t->acc + off, to, sb, &ks, err) != 0)
+                    goto fail;
+                at += ks;
+                p->kern[t->dst] = at;
+                p->kern_sum[t->dst] += ks;
+                p->bfree[t->dst][b] = at;
+            }
+            p->done[t->dst * p->nslices + s] = at;
+        }
+    }
+    free(tmp);
+    r->steps++;
+    return 0;
+fail:
+    free(tmp);
+    return -1;
+}
+
+/* Common start and end of a collective: every GPU starts together (the
+ * collective waits for the last one), after one kernel launch. */
+static int coll_begin(node_t *nd, double after, const uint32_t *scratch, uint32_t nfloats,
+                      pipe_t *p, node_coll_t *r, simt_err_t *err)
 {
     memset(r, 0, sizeof *r);
+    memset(p, 0, sizeof *p);
     double t = after;
     for (uint32_t i = 0; i < nd->n; i++)
         t = fmax(t, nd->t_comm[i]);
@@ -259,15 +312,32 @@ static void coll_begin(node_t *nd, double after, double *ready, node_coll_t *r, 
     r->bytes = 4.0 * nfloats;
     /* one kernel launch per collective (NCCL runs one kernel per call) */
     t += gpu_desc(nd->gpu[0])->launch_us * 1e-6;
+    p->t0 = t;
+    p->scratch = scratch;
+    p->nslices = slices_of(nfloats * 4);
+    p->done = malloc(sizeof *p->done * nd->n * p->nslices);
+    if (!p->done)
+        return simt_errf(err, SIMT_E_NOMEM, "out of host memory for a collective");
+    for (uint32_t i = 0; i < nd->n * p->nslices; i++)
+        p->done[i] = t;
     for (uint32_t i = 0; i < nd->n; i++)
-        ready[i] = t;
+        p->kern[i] = p->bfree[i][0] = p->bfree[i][1] = t;
+    return 0;
 }
 
-static void coll_end(node_t *nd, const double *ready, double factor, node_coll_t *r)
+static int coll_end(node_t *nd, pipe_t *p, int rc, double factor, node_coll_t *r)
 {
-    double t = r->start_s;
-    for (uint32_t i = 0; i < nd->n; i++)
-        t = fmax(t, ready[i]);
+    double t = p->t0;
+    for (uint32_t i = 0; i < nd->n * p->nslices; i++)
+        t = fmax(t, p->done[i]);
+    for (uint32_t i = 0; i < nd->n; i++) {
+        t = fmax(t, p->kern[i]);
+        r->kernel_s = fmax(r->kernel_s, p->kern_sum[i]);
+    }
+    free(p->done);
+    p->done = NULL;
+    if (rc != 0)
+        return -1;
     for (uint32_t i = 0; i < nd->n; i++)
         nd->t_comm[i] = t;
     if (t > nd->t_end)
@@ -276,6 +346,7 @@ static void coll_end(node_t *nd, const double *ready, double factor, node_coll_t
     r->time_s = t - r->start_s;
     r->algbw_gbs = r->time_s > 0 ? r->bytes / r->time_s / 1e9 : 0;
     r->busbw_gbs = r->algbw_gbs * factor;
+    return 0;
 }
 
 static int check_sizes(const node_t *nd, uint32_t nfloats, simt_err_t *err)
@@ -284,6 +355,8 @@ static int check_sizes(const node_t *nd, uint32_t nfloats, simt_err_t *err)
         return simt_errf(err, SIMT_E_USAGE,
                          "a collective's message must be a multiple of %u floats (4 x %u GPUs), not %u",
                          4 * nd->n, nd->n, nfloats);
+    if (nfloats > (UINT32_MAX / 4) / 2)
+        return simt_errf(err, SIMT_E_USAGE, "a collective's message is at most 2 GiB");
     return 0;
 }
 
@@ -296,8 +369,8 @@ uint32_t node_rs_chunk(const node_t *nd, uint32_t i)
  * i + 1, which adds it into its own copy of that chunk; after n - 1 rounds
  * GPU i holds the total of chunk (i + 1) mod n. All-gather round s: GPU i
  * sends chunk (i + 1 - s) mod n, complete, to i + 1, which stores it. */
-static int ring_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, uint32_t nfloats,
-                      int reduce, double *ready, node_coll_t *r, simt_err_t *err)
+static int ring_phase(node_t *nd, const uint32_t *buf, uint32_t nfloats, int reduce, pipe_t *p,
+                      node_coll_t *r, simt_err_t *err)
 {
     uint32_t n = nd->n, cb = nfloats / n * 4;
     xfer_t x[NODE_MAX_GPUS];
@@ -305,14 +378,9 @@ static int ring_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, 
         for (uint32_t i = 0; i < n; i++) {
             uint32_t j = (i + 1) % n;
             uint32_t c = reduce ? (i + n - s) % n : (i + 1 + n - s) % n;
-            x[i].src = i;
-            x[i].dst = j;
-            x[i].saddr = buf[i] + c * cb;
-            x[i].bytes = cb;
-            x[i].daddr = reduce ? scratch[j] : buf[j] + c * cb;
-            x[i].acc = reduce ? buf[j] + c * cb : 0;
+            x[i] = (xfer_t){i, j, buf[i] + c * cb, buf[j] + c * cb, cb, reduce ? buf[j] + c * cb : 0};
         }
-        if (run_round(nd, x, n, ready, r, err) != 0)
+        if (run_round(nd, x, n, p, r, err) != 0)
             return -1;
     }
     return 0;
@@ -320,10 +388,12 @@ static int ring_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, 
 
 /* Tree from GPU 0: reduce up (stride 1, 2, 4: GPU i sends to i - d), then
  * broadcast down (stride 4, 2, 1: GPU i sends to i + d). */
-static int tree_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, uint32_t nfloats,
-                      int up, double *ready, node_coll_t *r, simt_err_t *err)
+static int tree_phase(node_t *nd, const uint32_t *buf, uint32_t nfloats, int up, pipe_t *p,
+                      node_coll_t *r, simt_err_t *err)
 {
     uint32_t n = nd->n, top = 1;
+    if (n == 1)
+        return 0;
     while (top * 2 < n)
         top *= 2;
     for (uint32_t d = up ? 1 : top; d >= 1 && d <= top; d = up ? d * 2 : d / 2) {
@@ -331,14 +401,12 @@ static int tree_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, 
         uint32_t k = 0;
         for (uint32_t i = 0; i < n; i++) {
             if (up && i % (2 * d) == d)
-                x[k++] = (xfer_t){i, i - d, buf[i], scratch[i - d], nfloats * 4, buf[i - d]};
+                x[k++] = (xfer_t){i, i - d, buf[i], 0, nfloats * 4, buf[i - d]};
             else if (!up && i % (2 * d) == 0 && i + d < n)
                 x[k++] = (xfer_t){i, i + d, buf[i], buf[i + d], nfloats * 4, 0};
         }
-        if (k && run_round(nd, x, k, ready, r, err) != 0)
+        if (run_round(nd, x, k, p, r, err) != 0)
             return -1;
-        if (n == 1)
-            break;
     }
     return 0;
 }
@@ -346,75 +414,62 @@ static int tree_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, 
 int node_allreduce(node_t *nd, const uint32_t *buf, const uint32_t *scratch, uint32_t nfloats,
                    node_algo_t algo, double after, node_coll_t *r, simt_err_t *err)
 {
-    double ready[NODE_MAX_GPUS];
+    pipe_t p;
     uint32_t n = nd->n;
-    if (check_sizes(nd, nfloats, err) != 0)
+    if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, scratch, nfloats, &p, r, err) != 0)
         return -1;
-    coll_begin(nd, after, ready, r, nfloats);
+    int rc = 0;
     if (n > 1 && algo == NODE_RING_ALGO) {
-        if (ring_phase(nd, buf, scratch, nfloats, 1, ready, r, err) != 0
-            || ring_phase(nd, buf, scratch, nfloats, 0, ready, r, err) != 0)
-            return -1;
+        rc = ring_phase(nd, buf, nfloats, 1, &p, r, err) != 0
+             || ring_phase(nd, buf, nfloats, 0, &p, r, err) != 0;
     } else if (n > 1 && algo == NODE_TREE) {
-        if (tree_phase(nd, buf, scratch, nfloats, 1, ready, r, err) != 0
-            || tree_phase(nd, buf, scratch, nfloats, 0, ready, r, err) != 0)
-            return -1;
+        rc = tree_phase(nd, buf, nfloats, 1, &p, r, err) != 0
+             || tree_phase(nd, buf, nfloats, 0, &p, r, err) != 0;
     } else if (n > 1) {
         /* parameter server GPU 0: the others send in turn (its one port
          * takes them all), it adds each; then it sends the sum to all at
          * once, sharing its port n - 1 ways */
-        for (uint32_t i = 1; i < n; i++) {
-            xfer_t x = {i, 0, buf[i], scratch[0], nfloats * 4, buf[0]};
-            if (run_round(nd, &x, 1, ready, r, err) != 0)
-                return -1;
+        for (uint32_t i = 1; i < n && rc == 0; i++) {
+            xfer_t x = {i, 0, buf[i], 0, nfloats * 4, buf[0]};
+            rc = run_round(nd, &x, 1, &p, r, err);
         }
         xfer_t x[NODE_MAX_GPUS];
         for (uint32_t i = 1; i < n; i++)
             x[i - 1] = (xfer_t){0, i, buf[0], buf[i], nfloats * 4, 0};
-        if (run_round(nd, x, n - 1, ready, r, err) != 0)
-            return -1;
+        if (rc == 0)
+            rc = run_round(nd, x, n - 1, &p, r, err);
     }
-    coll_end(nd, ready, n > 1 ? 2.0 * (n - 1) / n : 0, r);
-    return 0;
+    return coll_end(nd, &p, rc, n > 1 ? 2.0 * (n - 1) / n : 0, r);
 }
 
 int node_reduce_scatter(node_t *nd, const uint32_t *buf, const uint32_t *scratch,
                         uint32_t nfloats, double after, node_coll_t *r, simt_err_t *err)
 {
-    double ready[NODE_MAX_GPUS];
-    if (check_sizes(nd, nfloats, err) != 0)
+    pipe_t p;
+    if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, scratch, nfloats, &p, r, err) != 0)
         return -1;
-    coll_begin(nd, after, ready, r, nfloats);
-    if (ring_phase(nd, buf, scratch, nfloats, 1, ready, r, err) != 0)
-        return -1;
-    coll_end(nd, ready, (nd->n - 1.0) / nd->n, r);
-    return 0;
+    int rc = ring_phase(nd, buf, nfloats, 1, &p, r, err);
+    return coll_end(nd, &p, rc, (nd->n - 1.0) / nd->n, r);
 }
 
 int node_all_gather(node_t *nd, const uint32_t *buf, uint32_t nfloats, double after,
                     node_coll_t *r, simt_err_t *err)
 {
-    double ready[NODE_MAX_GPUS];
-    if (check_sizes(nd, nfloats, err) != 0)
+    pipe_t p;
+    if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, NULL, nfloats, &p, r, err) != 0)
         return -1;
-    coll_begin(nd, after, ready, r, nfloats);
-    if (ring_phase(nd, buf, NULL, nfloats, 0, ready, r, err) != 0)
-        return -1;
-    coll_end(nd, ready, (nd->n - 1.0) / nd->n, r);
-    return 0;
+    int rc = ring_phase(nd, buf, nfloats, 0, &p, r, err);
+    return coll_end(nd, &p, rc, (nd->n - 1.0) / nd->n, r);
 }
 
 int node_broadcast(node_t *nd, const uint32_t *buf, uint32_t nfloats, double after,
                    node_coll_t *r, simt_err_t *err)
 {
-    double ready[NODE_MAX_GPUS];
-    if (check_sizes(nd, nfloats, err) != 0)
+    pipe_t p;
+    if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, NULL, nfloats, &p, r, err) != 0)
         return -1;
-    coll_begin(nd, after, ready, r, nfloats);
-    if (tree_phase(nd, buf, NULL, nfloats, 0, ready, r, err) != 0)
-        return -1;
-    coll_end(nd, ready, nd->n > 1 ? 1.0 : 0, r);
-    return 0;
+    int rc = tree_phase(nd, buf, nfloats, 0, &p, r, err);
+    return coll_end(nd, &p, rc, nd->n > 1 ? 1.0 : 0, r);
 }
 
 int node_copy(node_t *nd, uint32_t src, uint32_t saddr, uint32_t dst, uint32_t daddr,
@@ -422,19 +477,32 @@ int node_copy(node_t *nd, uint32_t src, uint32_t saddr, uint32_t dst, uint32_t d
 {
     if (src >= nd->n || dst >= nd->n || src == dst)
         return simt_errf(err, SIMT_E_USAGE, "a peer copy needs two different GPUs of the %u", nd->n);
-    double ready[NODE_MAX_GPUS];
-    for (uint32_t i = 0; i < nd->n; i++)
-        ready[i] = fmax(after, nd->t_comm[i]);
+    if (bytes % 4 != 0 || bytes == 0)
+        return simt_errf(err, SIMT_E_USAGE, "a peer copy moves a whole number of 4-byte words");
+    pipe_t p;
     node_coll_t r;
+    double t = fmax(after, fmax(nd->t_comm[src], nd->t_comm[dst]));
     memset(&r, 0, sizeof r);
+    memset(&p, 0, sizeof p);
+    p.t0 = t;
+    p.nslices = slices_of(bytes);
+    p.done = malloc(sizeof *p.done * nd->n * p.nslices);
+    if (!p.done)
+        return simt_errf(err, SIMT_E_NOMEM, "out of host memory for a copy");
+    for (uint32_t i = 0; i < nd->n * p.nslices; i++)
+        p.done[i] = t;
     xfer_t x = {src, dst, saddr, daddr, bytes, 0};
-    if (run_round(nd, &x, 1, ready, &r, err) != 0)
+    int rc = run_round(nd, &x, 1, &p, &r, err);
+    for (uint32_t s = 0; s < p.nslices; s++)
+        t = fmax(t, p.done[dst * p.nslices + s]);
+    free(p.done);
+    if (rc != 0)
         return -1;
-    nd->t_comm[src] = ready[src];
-    nd->t_comm[dst] = ready[dst];
-    *finish = ready[dst];
-    if (*finish > nd->t_end)
-        nd->t_end = *finish;
+    nd->t_comm[src] = fmax(nd->t_comm[src], t);
+    nd->t_comm[dst] = t;
+    *finish = t;
+    if (t > nd->t_end)
+        nd->t_end = t;
     return 0;
 }
 
@@ -445,12 +513,11 @@ int node_host_copy(node_t *nd, uint32_t i, double bytes, int to_device, int pinn
         return simt_errf(err, SIMT_E_USAGE, "no GPU %u in a node of %u", i, nd->n);
     link_flow_t f;
     memset(&f, 0, sizeof f);
-    f.nhops = 2;
-    f.hops[0] = (uint32_t)(to_device ? nd->bridge : nd->host_up[i]);
-    f.hops[1] = (uint32_t)(to_device ? nd->host_down[i] : nd->bridge);
+    f.nhops = 1;
+    f.hops[0] = (uint32_t)(to_device ? nd->host_down[i] : nd->host_up[i]);
     f.bytes = bytes;
-    f.start_s = fmax(after, nd->t_comm[i]);
     f.latency_s = nd->link.latency_us * 1e-6;
+    f.start_s = fmax(fmax(after, nd->t_comm[i]), nd->net.res[f.hops[0]].free_at - f.latency_s);
     f.cap_bytes_per_s = pinned ? 0 : nd->link.pageable_gbps * 1e9;
     if (link_run(&nd->net, &f, 1, err) != 0)
         return -1;

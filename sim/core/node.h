@@ -15,9 +15,10 @@
  * real kernel (C = A + B on f32, the shape of lessons/kernels/vecadd_v4.s)
  * run on the receiving GPU, whose simulated time is added to its clock.
  *
- * Not modelled: pipelining a transfer with the reduction of the data
- * before it (a step waits for its whole chunk), the reduction kernel taking
- * SMs from the compute stream, NVLink SHARP (in-switch reduction), more
+ * Data moves in slices (NODE_SLICE_BYTES), pipelined: while a GPU reduces
+ * slice k, slice k + 1 is on the wire; each receiver has two receive
+ * buffers of a slice. Not modelled: the reduction kernel taking SMs from
+ * the compute stream, NVLink SHARP (in-switch reduction), more
  * than one node (no network).
  */
 #ifndef SIMT_NODE_H
@@ -30,6 +31,10 @@
 #include "link.h"
 
 #define NODE_MAX_GPUS 8
+/* Collectives move data in slices of this size, pipelined: a GPU reduces
+ * one slice while the next is on the wire (NCCL's Simple protocol moves a
+ * 4 MiB buffer in 8 steps of 512 KiB). */
+#define NODE_SLICE_BYTES (512u * 1024u)
 
 typedef enum node_topo {
     NODE_SWITCH,     /* every GPU one port on a switch (NVSwitch)           */
@@ -49,7 +54,8 @@ typedef struct node_link {
     double host_gbps;     /* each GPU's PCIe link to the host (pinned)     */
     double pageable_gbps; /* a copy from / to pageable host memory         */
     double bridge_gbps;   /* the host's memory and socket bridge, shared by
-                             every transfer through host memory            */
+                             every peer transfer through host memory
+                             (NODE_PCIE_HOST)                              */
     char source[160];     /* where the figures come from (estimates said)  */
 } node_link_t;
 
@@ -94,7 +100,8 @@ typedef struct node_coll {
     double busbw_gbs;          /* algbw x the nccl-tests factor:
                                   all-reduce 2(n-1)/n, reduce-scatter and
                                   all-gather (n-1)/n, broadcast 1          */
-    double kernel_s;           /* reduction kernel time on the slowest path */
+    double kernel_s;           /* reduction kernel time, summed on the GPU
+                                  that spent the most                      */
     uint32_t steps;            /* rounds of transfers                      */
 } node_coll_t;
 
@@ -113,12 +120,15 @@ void node_busy(node_t *nd, uint32_t i, double seconds);
 int node_copy(node_t *nd, uint32_t src, uint32_t saddr, uint32_t dst, uint32_t daddr,
               uint32_t bytes, double after, double *finish, simt_err_t *err);
 /* A host <-> device copy of bytes (to_device 1: host -> GPU i), pinned or
- * pageable host memory, starting at `after`; timing only. */
+ * pageable host memory, starting at `after`; timing only. It crosses the
+ * GPU's own PCIe link (one direction); copies of different GPUs do not
+ * slow each other (the host's memory is taken to be wide enough). */
 int node_host_copy(node_t *nd, uint32_t i, double bytes, int to_device, int pinned,
                    double after, double *finish, simt_err_t *err);
 
 /* Collectives over the f32 buffers buf[i] (nfloats each, a multiple of
- * 4 n) with scratch[i] (nfloats each) on every GPU. All start at `after`
+ * 4 n) with scratch[i] (receive buffers: 2 x NODE_SLICE_BYTES, or the
+ * message's bytes if smaller) on every GPU. All start at `after`
  * (seconds; each GPU's communication stream also waits for itself).
  *   all-reduce: every buf[i] becomes the sum of all;
  *   reduce-scatter (ring): GPU i's chunk (i + 1) mod n of buf[i] becomes the

@@ -282,8 +282,10 @@ static int collective(lua_State *L, int op)
     node_algo_t algo;
     uint32_t nf = node_tensors(L, N, 2, addr);
     double after = node_opts(L, 3, op == OP_ALLREDUCE ? &algo : NULL);
-    if (op == OP_ALLREDUCE || op == OP_RS)
-        ensure_scratch(L, N, (uint64_t)nf * 4);
+    if (op == OP_ALLREDUCE || op == OP_RS) {
+        uint64_t need = (uint64_t)nf * 4;
+        ensure_scratch(L, N, need < 2ull * NODE_SLICE_BYTES ? need : 2ull * NODE_SLICE_BYTES);
+    }
     attach_trace(L, N);
     simt_err_t err;
     node_coll_t r;
