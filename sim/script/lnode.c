@@ -2,6 +2,10 @@
  *
  *   local nd = simt.node{gpus = 8, arch = "h200", link = "nvlink"}
  *                       -- other keys are GPU fields, as in simt.gpu{...}
+ *   simt.node{gpus = {g1, g2, ...}, link = ..., scale = s}
+ *                       -- existing GPUs (several nodes may share them);
+ *                          scale (0, 1] multiplies every link's bandwidth
+ *                          (a scale model for GPUs cut to a few SMs)
  *   nd.n  nd.link (name, topology, gbps, latency_us, host_gbps,
  *                  pageable_gbps, bridge_gbps, source)
  *   local g = nd:gpu(i)                    -- GPU i (1..n), a simt.gpu
@@ -11,6 +15,8 @@
  *   nd:reduce_scatter(ts, opts)  nd:all_gather(ts, opts)  nd:broadcast(ts, opts)
  *   nd:copy(src_tensor, dst_tensor [, after])          -> finish (s)
  *   nd:host_copy{gpu = i, bytes = b, to_device = true, pinned = true, after = s}
+ *   nd:launch(i, k, {grid =, block =}, args...)   a kernel on GPU i's compute
+ *                       stream (not shown on a stage): {time_us, cycles, start_s, finish_s}
  *   nd:busy(i, seconds)  -> when GPU i's compute stream is free again
  *   nd:clock(i) -> compute, comm   nd:now()   nd:sent(i)
  *   nd:links() -> {{name, gbps, bytes, busy_s, peak_gbs, utilisation}, ...}
@@ -33,6 +39,7 @@
 
 #include "arch.h"
 #include "asm.h"
+#include "lsimt.h"
 #include "lutil.h"
 #include "node.h"
 #include "sandbox.h"
@@ -50,6 +57,7 @@ typedef struct lnode {
     uint64_t scratch_bytes;
     uint64_t charged;                    /* against the sandbox's cap     */
     trace_t *trace;                      /* during one call, or NULL      */
+    double scale;                        /* the links' bandwidth scale    */
 } lnode_t;
 
 static int node_gc(lua_State *L)
@@ -118,12 +126,39 @@ static int l_node(lua_State *L)
 {
     char link[32] = "nvlink";
     lua_Integer n = 2;
+    double scale = 1;
+    int given = 0;   /* 1: gpus is a table of existing GPUs */
     simt_err_t err;
     luaL_checktype(L, 1, LUA_TTABLE);
-    if (lua_getfield(L, 1, "gpus") != LUA_TNIL) {
+    if (lua_getfield(L, 1, "gpus") == LUA_TTABLE) {
+        given = 1;
+        n = (lua_Integer)lua_rawlen(L, -1);
+        if (n < 1 || n > NODE_MAX_GPUS)
+            return lutil_error(L, "simt.node: gpus must list 1..%d GPUs", NODE_MAX_GPUS);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            lgpu_t *G = (lgpu_t *)luaL_testudata(L, -1, LGPU_MT);
+            if (!G || !G->g)
+                return lutil_error(L, "simt.node: gpus[%d] is not a GPU (simt.gpu{...})", (int)i);
+            for (lua_Integer k = 1; k < i; k++) {
+                lua_rawgeti(L, -2, k);
+                if (lua_rawequal(L, -1, -2))
+                    return lutil_error(L, "simt.node: gpus[%d] is gpus[%d] again", (int)i, (int)k);
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, -1)) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > NODE_MAX_GPUS)
-            return lutil_error(L, "simt.node: gpus must be an integer 1..%d", NODE_MAX_GPUS);
+            return lutil_error(L, "simt.node: gpus must be an integer 1..%d or a table of GPUs",
+                               NODE_MAX_GPUS);
         n = lua_tointeger(L, -1);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "scale") != LUA_TNIL) {
+        scale = lua_tonumber(L, -1);
+        if (!lua_isnumber(L, -1) || !(scale > 0 && scale <= 1))
+            return lutil_error(L, "simt.node: scale must be a number in (0, 1]");
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 1, "link") != LUA_TNIL) {
@@ -137,14 +172,21 @@ static int l_node(lua_State *L)
     int spec = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, 1) != 0) {
-        if (lua_type(L, -2) == LUA_TSTRING
-            && (strcmp(lua_tostring(L, -2), "gpus") == 0 || strcmp(lua_tostring(L, -2), "link") == 0)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+        if (strcmp(key, "gpus") == 0 || strcmp(key, "link") == 0 || strcmp(key, "scale") == 0) {
             lua_pop(L, 1);
             continue;
         }
+        if (given)
+            return lutil_error(L, "simt.node: with a list of GPUs, '%s' has no place (give only gpus, "
+                                  "link and scale)", key);
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
         lua_rawset(L, spec);
+    }
+    if (given) {   /* the list, copied (raw) */
+        lua_getfield(L, 1, "gpus");
+        lua_replace(L, spec);
     }
     lnode_t *N = (lnode_t *)lua_newuserdatauv(L, sizeof *N, 1);
     memset(N, 0, sizeof *N);
@@ -153,7 +195,12 @@ static int l_node(lua_State *L)
     lua_createtable(L, (int)n, 0);
     int gpus = lua_gettop(L);
     gpu_t *g[NODE_MAX_GPUS];
-    for (lua_Integer i = 1; i <= n; i++) {
+    for (lua_Integer i = 1; i <= n && given; i++) {
+        lua_rawgeti(L, spec, i);
+        g[i - 1] = ((lgpu_t *)luaL_checkudata(L, -1, LGPU_MT))->g;
+        lua_rawseti(L, gpus, i);
+    }
+    for (lua_Integer i = 1; i <= n && !given; i++) {
         if (lua_getfield(L, LUA_REGISTRYINDEX, "simt.module") != LUA_TTABLE
             || lua_getfield(L, -1, "gpu") != LUA_TFUNCTION)
             return lutil_error(L, "simt.node: simt.gpu is missing");
@@ -174,8 +221,14 @@ static int l_node(lua_State *L)
         return lutil_error(L, "%s", err.msg);
     N->loaded = 1;
     node_link_t lk;
-    if (node_link_preset(link, gpu_desc(g[0]), &lk, &err) != 0
-        || node_init(&N->nd, g, (uint32_t)n, &lk, &N->prog, &err) != 0)
+    if (node_link_preset(link, gpu_desc(g[0]), &lk, &err) != 0)
+        return lutil_error(L, "simt.node: %s", err.msg);
+    lk.gbps *= scale;
+    lk.host_gbps *= scale;
+    lk.pageable_gbps *= scale;
+    lk.bridge_gbps *= scale;
+    N->scale = scale;
+    if (node_init(&N->nd, g, (uint32_t)n, &lk, &N->prog, &err) != 0)
         return lutil_error(L, "simt.node: %s", err.msg);
     N->ready = 1;
     lua_pushvalue(L, self);
@@ -327,6 +380,44 @@ static int node_gpu_l(lua_State *L)
     return 1;
 }
 
+/* nd:launch(i, kernel, {grid =, block =}, args...): run a kernel on GPU i
+ * on its compute stream (no stage, no checker: a step of a larger
+ * experiment); returns {time_us, cycles, start_s, finish_s}. */
+static int node_launch_l(lua_State *L)
+{
+    lnode_t *N = check_node(L, 1);
+    uint32_t i = gpu_arg(L, N, 2);
+    const isa_program_t *p = lsimt_check_kernel(L, 3);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    int nargs = lua_gettop(L) - 4;
+    if (nargs != (int)p->nparams)
+        return lutil_error(L, "nd:launch: kernel '%s' takes %u arguments, got %d", p->name, p->nparams, nargs);
+    gpu_launch_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    lsimt_get_dim3(L, 4, "grid", cfg.grid);
+    lsimt_get_dim3(L, 4, "block", cfg.block);
+    lua_getiuservalue(L, 1, 1);
+    lua_rawgeti(L, -1, (lua_Integer)i + 1);
+    const lgpu_t *G = (const lgpu_t *)luaL_checkudata(L, -1, LGPU_MT);
+    lua_pop(L, 2);
+    uint32_t args[ISA_MAX_PARAMS];
+    for (int k = 0; k < nargs; k++)
+        args[k] = lsimt_arg_bits(L, G, "g:tensor", p, 5 + k, k);
+    simt_err_t err;
+    gpu_stats_t st;
+    simt_err_clear(&err);
+    if (gpu_launch(N->nd.gpu[i], p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+        return lutil_error(L, "%s", err.msg);
+    double start = N->nd.t_compute[i];
+    node_busy(&N->nd, i, st.time_us * 1e-6);
+    lua_createtable(L, 0, 4);
+    lutil_set_num(L, "time_us", st.time_us);
+    lutil_set_int(L, "cycles", st.cycles);
+    lutil_set_num(L, "start_s", start);
+    lutil_set_num(L, "finish_s", N->nd.t_compute[i]);
+    return 1;
+}
+
 static int node_busy_l(lua_State *L)
 {
     lnode_t *N = check_node(L, 1);
@@ -449,7 +540,8 @@ static const luaL_Reg node_methods[] = {
     { "gpu", node_gpu_l }, { "allreduce", node_allreduce_l }, { "reduce_scatter", node_rs_l },
     { "all_gather", node_ag_l }, { "broadcast", node_bcast_l }, { "copy", node_copy_l },
     { "host_copy", node_host_copy_l }, { "busy", node_busy_l }, { "clock", node_clock_l },
-    { "now", node_now_l }, { "sent", node_sent_l }, { "links", node_links_l }, { NULL, NULL }
+    { "now", node_now_l }, { "sent", node_sent_l }, { "links", node_links_l },
+    { "launch", node_launch_l }, { NULL, NULL }
 };
 
 static int node_index(lua_State *L)
@@ -476,6 +568,7 @@ static int node_index(lua_State *L)
         lutil_set_num(L, "host_gbps", lk->host_gbps);
         lutil_set_num(L, "pageable_gbps", lk->pageable_gbps);
         lutil_set_num(L, "bridge_gbps", lk->bridge_gbps);
+        lutil_set_num(L, "scale", N->scale);
     } else {
         lua_pushnil(L);
     }

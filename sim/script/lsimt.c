@@ -781,6 +781,14 @@ assemble:
     return 1;
 }
 
+const isa_program_t *lsimt_check_kernel(lua_State *L, int arg)
+{
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, arg, KERNEL_MT);
+    if (!K->loaded)
+        lutil_error(L, "launch: kernel is not loaded");
+    return &K->prog;
+}
+
 static int kernel_gc(lua_State *L)
 {
     lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
