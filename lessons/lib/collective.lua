@@ -156,7 +156,7 @@ function M.main(args)
   end
   local list = sizes(spec)
   local ok, nd = pcall(simt.node, {gpus = o.gpus, arch = o.arch, link = o.link})
-  if not ok then usage(tostring(nd):gsub("^.-: simt%.node: ", "")) end
+  if not ok then usage((tostring(nd):gsub("^.-simt%.node: ", ""))) end
   local rows, wrong = {}, 0
   for _, b in ipairs(list) do
     o.bytes, o.node = b, nd
