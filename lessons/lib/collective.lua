@@ -29,11 +29,14 @@ function M.parse_bytes(s)
   return math.tointeger(tonumber(num) * mult)
 end
 
--- bytes rounded up to a multiple of 16 x gpus (four floats per GPU's chunk)
+-- bytes rounded up to whole groups of 4 floats, at least one group per GPU
 function M.round_bytes(bytes, gpus)
-  local q = 16 * gpus
-  return math.max(q, (bytes + q - 1) // q * q)
+  return math.max(16 * gpus, (bytes + 15) // 16 * 16)
 end
+
+-- the first element (0-based) of ring chunk c of count floats over n GPUs
+-- (sim/core/node.c chunk_off: whole groups of 4 floats)
+local function chunk_first(count, n, c) return 4 * ((count // 4) * c // n) end
 
 -- One collective on a new node. o: op, gpus, arch, link, bytes, algo, node
 -- (an existing node to reuse instead of making one), check (default true).
@@ -63,11 +66,10 @@ function M.run(o)
     -- others can check: the whole buffer of GPU 1 after copying each
     -- GPU's own chunk into it
     want = ts[1]:to_host()
-    local chunk = count // n
     for i = 1, n do
       local c = i % n            -- node_rs_chunk: (i - 1 + 1) mod n, 0-based
       local h = ts[i]:to_host()
-      for k = c * chunk, c * chunk + chunk - 1 do want:set(k + 1, h:get(k + 1)) end
+      for k = chunk_first(count, n, c), chunk_first(count, n, c + 1) - 1 do want:set(k + 1, h:get(k + 1)) end
     end
     r = nd:all_gather(ts)
   elseif op == "allreduce" then
@@ -79,11 +81,10 @@ function M.run(o)
   end
   local correct = true
   if o.check ~= false then
-    local chunk = count // n
     for i = 1, n do
       if op == "reduce_scatter" then
         local c, h = i % n, ts[i]:to_host()
-        for k = c * chunk + 1, c * chunk + chunk do
+        for k = chunk_first(count, n, c) + 1, chunk_first(count, n, c + 1) do
           if math.abs(h:get(k) - want:get(k)) > 1e-5 * n then correct = false end
         end
       elseif not ts[i]:allclose(want, 1e-5) then
@@ -175,7 +176,7 @@ function M.main(args)
     print("# link figures: " .. lk.source)
     for _, b in ipairs(list) do
       if M.round_bytes(b, o.gpus) ~= b then
-        print(string.format("# sizes rounded up to a multiple of %d bytes (4 floats per GPU's chunk)", 16 * o.gpus))
+        print(string.format("# sizes rounded up to whole groups of 4 floats (16 bytes), at least %d bytes", 16 * o.gpus))
         break
       end
     end

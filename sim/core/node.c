@@ -237,46 +237,57 @@ static int run_round(node_t *nd, const xfer_t *x, uint32_t k, pipe_t *p, node_co
                      simt_err_t *err)
 {
     link_flow_t f[NODE_MAX_GPUS * 2];
+    uint32_t fi[NODE_MAX_GPUS * 2];   /* the transfer of each flow */
     if (k == 0)
         return 0;
     if (k > NODE_MAX_GPUS * 2)
         return simt_errf(err, SIMT_E_USAGE, "too many transfers in one round");
-    uint32_t bytes = x[0].bytes, ns = slices_of(bytes);
-    if (ns > p->nslices)
-        return simt_errf(err, SIMT_E_USAGE, "a transfer of %u bytes has more slices than planned", bytes);
-    uint8_t *tmp = malloc(ns > 1 ? NODE_SLICE_BYTES : (bytes ? bytes : 1));
+    uint32_t ns = 0, maxb = 1;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t n = slices_of(x[i].bytes);
+        if (n > p->nslices)
+            return simt_errf(err, SIMT_E_USAGE, "a transfer of %u bytes has more slices than planned",
+                             x[i].bytes);
+        ns = n > ns ? n : ns;
+        maxb = x[i].bytes > maxb ? x[i].bytes : maxb;
+    }
+    uint8_t *tmp = malloc(maxb < NODE_SLICE_BYTES ? maxb : NODE_SLICE_BYTES);
     if (!tmp)
-        return simt_errf(err, SIMT_E_NOMEM, "out of host memory for a transfer of %u bytes", bytes);
+        return simt_errf(err, SIMT_E_NOMEM, "out of host memory for a transfer of %u bytes", maxb);
     for (uint32_t s = 0; s < ns; s++) {
-        uint32_t off = s * NODE_SLICE_BYTES;
-        uint32_t sb = ns == 1 ? bytes : (s + 1 < ns ? NODE_SLICE_BYTES : bytes - off);
-        uint32_t b = s % 2, buf_off = ns > 1 ? b * NODE_SLICE_BYTES : 0;
+        uint32_t nf = 0, b = s % 2, off = s * NODE_SLICE_BYTES;
         for (uint32_t i = 0; i < k; i++) {
-            memset(&f[i], 0, sizeof f[i]);
-            f[i].nhops = path(nd, x[i].src, x[i].dst, f[i].hops);
-            f[i].bytes = sb;
+            if (s >= slices_of(x[i].bytes))
+                continue;   /* a shorter transfer (chunks may differ by a few bytes) */
+            link_flow_t *fl = &f[nf];
+            fi[nf++] = i;
+            memset(fl, 0, sizeof *fl);
+            fl->nhops = path(nd, x[i].src, x[i].dst, fl->hops);
+            fl->bytes = x[i].bytes - off < NODE_SLICE_BYTES ? x[i].bytes - off : NODE_SLICE_BYTES;
             double t = fmax(p->t0, p->done[x[i].src * p->nslices + s]);
             if (x[i].acc)
                 t = fmax(t, p->bfree[x[i].dst][b]);
             /* the latency overlaps the slice before: its first byte moves
              * once the links are free */
-            double lat = nd->link.latency_us * 1e-6 * (nd->link.topo == NODE_RING ? f[i].nhops : 1);
+            double lat = nd->link.latency_us * 1e-6 * (nd->link.topo == NODE_RING ? fl->nhops : 1);
             double first = t + lat;
-            for (uint32_t h = 0; h < f[i].nhops; h++)
-                first = fmax(first, nd->net.res[f[i].hops[h]].free_at);
-            f[i].start_s = first - lat;
-            f[i].latency_s = lat;
+            for (uint32_t h = 0; h < fl->nhops; h++)
+                first = fmax(first, nd->net.res[fl->hops[h]].free_at);
+            fl->start_s = first - lat;
+            fl->latency_s = lat;
         }
-        if (link_run(&nd->net, f, k, err) != 0)
+        if (link_run(&nd->net, f, nf, err) != 0)
             goto fail;
-        for (uint32_t i = 0; i < k; i++) {
-            const xfer_t *t = &x[i];
+        for (uint32_t q = 0; q < nf; q++) {
+            const xfer_t *t = &x[fi[q]];
+            uint32_t sb = (uint32_t)f[q].bytes;
+            uint32_t buf_off = slices_of(t->bytes) > 1 ? b * NODE_SLICE_BYTES : 0;
             uint32_t to = t->acc ? p->scratch[t->dst] + buf_off : t->daddr + off;
             if (gpu_read(nd->gpu[t->src], t->saddr + off, tmp, sb, err) != 0
                 || gpu_write(nd->gpu[t->dst], to, tmp, sb, err) != 0)
                 goto fail;
             nd->sent[t->src] += sb;
-            double at = f[i].finish_s;
+            double at = f[q].finish_s;
             if (t->acc) {
                 double ks;
                 at = fmax(at, p->kern[t->dst]);
@@ -351,13 +362,21 @@ static int coll_end(node_t *nd, pipe_t *p, int rc, double factor, node_coll_t *r
 
 static int check_sizes(const node_t *nd, uint32_t nfloats, simt_err_t *err)
 {
-    if (nfloats == 0 || nfloats % (4 * nd->n) != 0)
+    if (nfloats % 4 != 0 || nfloats < 4 * nd->n)
         return simt_errf(err, SIMT_E_USAGE,
-                         "a collective's message must be a multiple of %u floats (4 x %u GPUs), not %u",
-                         4 * nd->n, nd->n, nfloats);
+                         "a collective's message must be a multiple of 4 floats and at least 4 per GPU "
+                         "(%u), not %u", 4 * nd->n, nfloats);
     if (nfloats > (UINT32_MAX / 4) / 2)
         return simt_errf(err, SIMT_E_USAGE, "a collective's message is at most 2 GiB");
     return 0;
+}
+
+/* Byte offset of ring chunk c of a message of nfloats over n GPUs: chunks
+ * are whole groups of 4 floats (the reduction kernel's step) and differ by
+ * at most one group. */
+static uint32_t chunk_off(uint32_t nfloats, uint32_t n, uint32_t c)
+{
+    return (uint32_t)((uint64_t)(nfloats / 4) * c / n) * 16;
 }
 
 uint32_t node_rs_chunk(const node_t *nd, uint32_t i)
@@ -372,13 +391,14 @@ uint32_t node_rs_chunk(const node_t *nd, uint32_t i)
 static int ring_phase(node_t *nd, const uint32_t *buf, uint32_t nfloats, int reduce, pipe_t *p,
                       node_coll_t *r, simt_err_t *err)
 {
-    uint32_t n = nd->n, cb = nfloats / n * 4;
+    uint32_t n = nd->n;
     xfer_t x[NODE_MAX_GPUS];
     for (uint32_t s = 0; s + 1 < n; s++) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t j = (i + 1) % n;
             uint32_t c = reduce ? (i + n - s) % n : (i + 1 + n - s) % n;
-            x[i] = (xfer_t){i, j, buf[i] + c * cb, buf[j] + c * cb, cb, reduce ? buf[j] + c * cb : 0};
+            uint32_t off = chunk_off(nfloats, n, c), cb = chunk_off(nfloats, n, c + 1) - off;
+            x[i] = (xfer_t){i, j, buf[i] + off, buf[j] + off, cb, reduce ? buf[j] + off : 0};
         }
         if (run_round(nd, x, n, p, r, err) != 0)
             return -1;

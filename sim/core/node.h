@@ -126,8 +126,9 @@ int node_copy(node_t *nd, uint32_t src, uint32_t saddr, uint32_t dst, uint32_t d
 int node_host_copy(node_t *nd, uint32_t i, double bytes, int to_device, int pinned,
                    double after, double *finish, simt_err_t *err);
 
-/* Collectives over the f32 buffers buf[i] (nfloats each, a multiple of
- * 4 n) with scratch[i] (receive buffers: 2 x NODE_SLICE_BYTES, or the
+/* Collectives over the f32 buffers buf[i] (nfloats each, a multiple of 4,
+ * at least 4 n; a ring's chunks are whole groups of 4 floats and may
+ * differ by one group) with scratch[i] (receive buffers: 2 x NODE_SLICE_BYTES, or the
  * message's bytes if smaller) on every GPU. All start at `after`
  * (seconds; each GPU's communication stream also waits for itself).
  *   all-reduce: every buf[i] becomes the sum of all;
@@ -144,7 +145,8 @@ int node_all_gather(node_t *nd, const uint32_t *buf, uint32_t nfloats, double af
                     node_coll_t *r, simt_err_t *err);
 int node_broadcast(node_t *nd, const uint32_t *buf, uint32_t nfloats, double after,
                    node_coll_t *r, simt_err_t *err);
-/* The chunk GPU i holds the sum of after a ring reduce-scatter. */
+/* The chunk GPU i holds the sum of after a ring reduce-scatter (chunk c
+ * of a message of nfloats starts at float 4 floor(nfloats/4 x c / n)). */
 uint32_t node_rs_chunk(const node_t *nd, uint32_t i);
 
 #endif

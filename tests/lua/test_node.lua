@@ -111,7 +111,12 @@ local t1, t2 = e2:gpu(1):tensor{64}, e2:gpu(2):tensor{60}
 fails(function() e2:allreduce({t1, t2}) end, "the same size", "sizes differ")
 fails(function() e2:allreduce({t1, e2:gpu(1):tensor{64}}) end, "item 2 must be an f32 tensor on nd:gpu(2)", "wrong GPU")
 fails(function() e2:allreduce({t1, e2:gpu(2):tensor{64}}, {algo = "star"}) end, "unknown algo 'star'", "algo")
-fails(function() e2:allreduce({e2:gpu(1):tensor{6}, e2:gpu(2):tensor{6}}) end, "multiple of 8 floats", "size rule")
+fails(function() e2:allreduce({e2:gpu(1):tensor{6}, e2:gpu(2):tensor{6}}) end, "multiple of 4 floats", "size rule")
+-- uneven chunks: 3 GPUs, 7 groups of 4 floats
+for _, op in ipairs{"allreduce", "reduce_scatter", "all_gather"} do
+  local r = C.run{op = op, gpus = 3, arch = "edu-tiny", link = "nvlink", bytes = 7 * 16}
+  expect(r.correct and r.bytes == 112, op .. " with chunks of unequal size")
+end
 fails(function() e2:gpu(3) end, "a GPU number 1..2", "GPU number")
 T.done("node")
 print("node ok")
