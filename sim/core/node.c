@@ -94,6 +94,19 @@ static int add(node_t *nd, const char *name, double gbps, simt_err_t *err)
     return link_net_add(&nd->net, name, gbps * 1e9, err);
 }
 
+/* Add two links named by the formats f1 (with i, j1) and f2 (with i, j2);
+ * their indices go to *a and *b. */
+static int add_two(node_t *nd, int *a, int *b, const char *f1, const char *f2, uint32_t i, uint32_t j1,
+                   uint32_t j2, double gbps, simt_err_t *err)
+{
+    char name[40];
+    snprintf(name, sizeof name, f1, i, j1);
+    if ((*a = add(nd, name, gbps, err)) < 0)
+        return -1;
+    snprintf(name, sizeof name, f2, i, j2);
+    return (*b = add(nd, name, gbps, err)) < 0 ? -1 : 0;
+}
+
 int node_init(node_t *nd, gpu_t *const *gpus, uint32_t n, const node_link_t *lk,
               const isa_program_t *reduce, simt_err_t *err)
 {
@@ -108,32 +121,22 @@ int node_init(node_t *nd, gpu_t *const *gpus, uint32_t n, const node_link_t *lk,
     nd->link = *lk;
     nd->reduce = reduce;
     link_net_init(&nd->net);
-    char name[40];
     int peer_is_pcie = lk->topo == NODE_PCIE || lk->topo == NODE_PCIE_HOST;
     for (uint32_t i = 0; i < n; i++) {
         nd->gpu[i] = gpus[i];
-        snprintf(name, sizeof name, "GPU%u PCIe up", i);
-        if ((nd->host_up[i] = add(nd, name, lk->host_gbps, err)) < 0)
-            return -1;
-        snprintf(name, sizeof name, "GPU%u PCIe down", i);
-        if ((nd->host_down[i] = add(nd, name, lk->host_gbps, err)) < 0)
+        if (add_two(nd, &nd->host_up[i], &nd->host_down[i], "GPU%u PCIe up", "GPU%u PCIe down", i, i, i,
+                    lk->host_gbps, err) != 0)
             return -1;
         if (peer_is_pcie) {
             nd->port_out[i] = nd->host_up[i];
             nd->port_in[i] = nd->host_down[i];
         } else if (lk->topo == NODE_SWITCH) {
-            snprintf(name, sizeof name, "GPU%u -> switch", i);
-            if ((nd->port_out[i] = add(nd, name, lk->gbps, err)) < 0)
-                return -1;
-            snprintf(name, sizeof name, "switch -> GPU%u", i);
-            if ((nd->port_in[i] = add(nd, name, lk->gbps, err)) < 0)
+            if (add_two(nd, &nd->port_out[i], &nd->port_in[i], "GPU%u -> switch", "switch -> GPU%u", i, i, i,
+                        lk->gbps, err) != 0)
                 return -1;
         } else if (n > 1) {
-            snprintf(name, sizeof name, "GPU%u -> GPU%u", i, (i + 1) % n);
-            if ((nd->ring_next[i] = add(nd, name, lk->gbps, err)) < 0)
-                return -1;
-            snprintf(name, sizeof name, "GPU%u -> GPU%u", i, (i + n - 1) % n);
-            if ((nd->ring_prev[i] = add(nd, name, lk->gbps, err)) < 0)
+            if (add_two(nd, &nd->ring_next[i], &nd->ring_prev[i], "GPU%u -> GPU%u", "GPU%u -> GPU%u", i,
+                        (i + 1) % n, (i + n - 1) % n, lk->gbps, err) != 0)
                 return -1;
         }
     }
@@ -462,34 +465,38 @@ int node_allreduce(node_t *nd, const uint32_t *buf, const uint32_t *scratch, uin
     return coll_end(nd, &p, rc, n > 1 ? 2.0 * (n - 1) / n : 0, r);
 }
 
-int node_reduce_scatter(node_t *nd, const uint32_t *buf, const uint32_t *scratch,
-                        uint32_t nfloats, double after, node_coll_t *r, simt_err_t *err)
+/* The collectives made of one phase: a ring reduce-scatter or all-gather,
+ * or a tree broadcast. */
+typedef enum { PHASE_RS, PHASE_AG, PHASE_BCAST } phase_t;
+
+static int one_phase(node_t *nd, const uint32_t *buf, const uint32_t *scratch, uint32_t nfloats,
+                     double after, phase_t ph, node_coll_t *r, simt_err_t *err)
 {
     pipe_t p;
     if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, scratch, nfloats, &p, r, err) != 0)
         return -1;
-    int rc = ring_phase(nd, buf, nfloats, 1, &p, r, err);
-    return coll_end(nd, &p, rc, (nd->n - 1.0) / nd->n, r);
+    int rc = ph == PHASE_BCAST ? tree_phase(nd, buf, nfloats, 0, &p, r, err)
+                               : ring_phase(nd, buf, nfloats, ph == PHASE_RS, &p, r, err);
+    double factor = ph == PHASE_BCAST ? (nd->n > 1 ? 1.0 : 0) : (nd->n - 1.0) / nd->n;
+    return coll_end(nd, &p, rc, factor, r);
+}
+
+int node_reduce_scatter(node_t *nd, const uint32_t *buf, const uint32_t *scratch,
+                        uint32_t nfloats, double after, node_coll_t *r, simt_err_t *err)
+{
+    return one_phase(nd, buf, scratch, nfloats, after, PHASE_RS, r, err);
 }
 
 int node_all_gather(node_t *nd, const uint32_t *buf, uint32_t nfloats, double after,
                     node_coll_t *r, simt_err_t *err)
 {
-    pipe_t p;
-    if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, NULL, nfloats, &p, r, err) != 0)
-        return -1;
-    int rc = ring_phase(nd, buf, nfloats, 0, &p, r, err);
-    return coll_end(nd, &p, rc, (nd->n - 1.0) / nd->n, r);
+    return one_phase(nd, buf, NULL, nfloats, after, PHASE_AG, r, err);
 }
 
 int node_broadcast(node_t *nd, const uint32_t *buf, uint32_t nfloats, double after,
                    node_coll_t *r, simt_err_t *err)
 {
-    pipe_t p;
-    if (check_sizes(nd, nfloats, err) != 0 || coll_begin(nd, after, NULL, nfloats, &p, r, err) != 0)
-        return -1;
-    int rc = tree_phase(nd, buf, nfloats, 0, &p, r, err);
-    return coll_end(nd, &p, rc, nd->n > 1 ? 1.0 : 0, r);
+    return one_phase(nd, buf, NULL, nfloats, after, PHASE_BCAST, r, err);
 }
 
 int node_copy(node_t *nd, uint32_t src, uint32_t saddr, uint32_t dst, uint32_t daddr,

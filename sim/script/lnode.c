@@ -454,6 +454,17 @@ static int node_sent_l(lua_State *L)
     return 1;
 }
 
+/* The end of a transfer call: detach the trace, raise its error or push
+ * when it finished. */
+static int push_finish(lua_State *L, lnode_t *N, int rc, double fin, const simt_err_t *err)
+{
+    N->trace = NULL;
+    if (rc != 0)
+        return lutil_error(L, "%s", err->msg);
+    lua_pushnumber(L, fin);
+    return 1;
+}
+
 static int node_copy_l(lua_State *L)
 {
     lnode_t *N = check_node(L, 1);
@@ -478,11 +489,7 @@ static int node_copy_l(lua_State *L)
     simt_err_clear(&err);
     int rc = node_copy(&N->nd, (uint32_t)si, s->addr, (uint32_t)di, d->addr, (uint32_t)tensor_bytes(s),
                        after, &fin, &err);
-    N->trace = NULL;
-    if (rc != 0)
-        return lutil_error(L, "%s", err.msg);
-    lua_pushnumber(L, fin);
-    return 1;
+    return push_finish(L, N, rc, fin, &err);
 }
 
 static int node_host_copy_l(lua_State *L)
@@ -509,11 +516,7 @@ static int node_host_copy_l(lua_State *L)
     double fin;
     simt_err_clear(&err);
     int rc = node_host_copy(&N->nd, i, bytes, to_device, pinned, after, &fin, &err);
-    N->trace = NULL;
-    if (rc != 0)
-        return lutil_error(L, "%s", err.msg);
-    lua_pushnumber(L, fin);
-    return 1;
+    return push_finish(L, N, rc, fin, &err);
 }
 
 static int node_links_l(lua_State *L)
