@@ -73,6 +73,7 @@ static const char usage_text[] =
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
     "                            enough (its budget); exit 0 when it passes\n"
     "  collective OP [--gpus N] [--arch P] [--link L] [--bytes SIZE] [--algo A] [--json]\n"
+    "             [--png FILE]   (--png: a picture of the GPUs and their links)\n"
     "                            a collective on a node of N simulated GPUs (OP:\n"
     "                            allreduce, reduce_scatter, all_gather, broadcast; links:\n"
     "                            nvlink nvlink4 nvlink3 nvlink2 nvlink-ring pcie5 pcie4\n"
@@ -1026,10 +1027,22 @@ static int run_collective(int argc, char **argv)
                         "the simtlab directory)\n");
         return 1;
     }
+    static char dir[1024];
     memset(&o, 0, sizeof o);
     args[0] = "collective";
-    for (int k = 2; k < argc; k++)
+    for (int k = 2; k < argc; k++) {
         args[k - 1] = argv[k];
+        /* --png FILE: the sandbox writes into FILE's folder, the script
+         * gets the bare name */
+        if (strcmp(argv[k], "--png") == 0 && k + 1 < argc) {
+            const char *slash = strrchr(argv[k + 1], '/');
+            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[k + 1]) : 1,
+                     slash ? argv[k + 1] : ".");
+            o.out = dir[0] ? dir : "/";
+            args[k] = (char *)(slash ? slash + 1 : argv[k + 1]);
+            k++;
+        }
+    }
     return run_script(path, argc - 1, args, &o);
 }
 

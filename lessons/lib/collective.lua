@@ -130,12 +130,13 @@ local function json_row(r)
 end
 
 -- simtlab collective OP --gpus N --arch P --link L --bytes SIZE [--algo A] [--json]
+-- [--png FILE: the GPUs and their links, each as thick as it was busy]
 function M.main(args)
   local o = {op = args[1], gpus = 8, arch = "h200", link = "nvlink", algo = "ring"}
   if not o.op or not M.OPS[o.op] then
     usage("'collective' needs an operation: allreduce, reduce_scatter, all_gather or broadcast")
   end
-  local spec, json = "1M", false
+  local spec, json, png = "1M", false, nil
   local i = 2
   while i <= #args do
     local k, v = args[i], args[i + 1]
@@ -148,6 +149,7 @@ function M.main(args)
       elseif k == "--arch" then o.arch = v
       elseif k == "--link" then o.link = v
       elseif k == "--bytes" then spec = v
+      elseif k == "--png" then png = v
       elseif k == "--algo" then
         if v ~= "ring" and v ~= "tree" and v ~= "ps" then usage("--algo must be ring, tree or ps") end
         o.algo = v
@@ -188,6 +190,14 @@ function M.main(args)
       print(string.format("%12d %12d %6s %12.2f %10.2f %10.2f %6d", r.bytes, r.count, r.algo,
         r.time_s * 1e6, r.algbw_gbs, r.busbw_gbs, r.correct and 0 or 1))
     end
+  end
+  if png then
+    -- the machine after the last size alone (a fresh node: its links' bytes are that run's)
+    local last = simt.node{gpus = o.gpus, arch = o.arch, link = o.link}
+    o.node = last
+    M.run(o)
+    last:picture{path = png, title = string.format("%s of %d bytes on %d x %s", o.op, rows[#rows].bytes,
+                                                    o.gpus, o.arch)}
   end
   if wrong > 0 then error("collective: " .. wrong .. " result(s) differ from the reference sum", 0) end
 end

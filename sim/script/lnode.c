@@ -20,6 +20,8 @@
  *   nd:busy(i, seconds)  -> when GPU i's compute stream is free again
  *   nd:clock(i) -> compute, comm   nd:now()   nd:sent(i)
  *   nd:links() -> {{name, gbps, bytes, busy_s, peak_gbs, utilisation}, ...}
+ *   nd:picture{path = "node.png", title = "..."}   the GPUs and their links,
+ *                       each as thick as it was busy (a PNG; sim/view/node_view.h)
  *
  * Collectives move the data between the GPUs' memories and reduce with
  * lessons/kernels/vecadd_v4.s on the receiving GPU (node.h). With a trace
@@ -45,6 +47,9 @@
 #include "sandbox.h"
 #include "tensor.h"
 #include "trace.h"
+#ifdef SIMT_HAVE_VIEW
+#include "node_view.h"
+#endif
 
 #define LNODE_MT "simt.node"
 
@@ -539,12 +544,74 @@ static int node_links_l(lua_State *L)
     return 1;
 }
 
+#ifdef SIMT_HAVE_VIEW
+/* nd:picture{path = "node.png", title = "..."}: the GPUs and their links,
+ * each link as thick as it was busy since the node's clock started
+ * (sim/view/node_view.h). */
+static int node_picture_l(lua_State *L)
+{
+    lnode_t *N = check_node(L, 1);
+    char path[1024], title[160] = "", sub[200];
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (lua_getfield(L, 2, "path") != LUA_TSTRING || lua_rawlen(L, -1) >= sizeof path)
+        return lutil_error(L, "nd:picture: path (a .png file) is required");
+    snprintf(path, sizeof path, "%s", lua_tostring(L, -1));
+    if (lua_getfield(L, 2, "title") == LUA_TSTRING)
+        snprintf(title, sizeof title, "%s", lua_tostring(L, -1));
+    lua_pop(L, 2);
+    const node_t *nd = &N->nd;
+    double span = nd->t_end;
+    if (!(span > 0))
+        return lutil_error(L, "nd:picture: nothing has moved yet (run a collective or a copy first)");
+    node_view_link_t links[2 * NODE_MAX_GPUS];
+    int nl = 0;
+    for (uint32_t i = 0; i < nd->n; i++) {
+        int a, b;
+        if (nd->link.topo == NODE_RING) {
+            if (nd->n < 2)
+                break;
+            a = nd->ring_next[i];
+            b = nd->ring_prev[(i + 1) % nd->n];
+            links[nl] = (node_view_link_t){(int)i, (int)((i + 1) % nd->n), 0, 0};
+        } else {
+            a = nd->port_out[i];
+            b = nd->port_in[i];
+            links[nl] = (node_view_link_t){(int)i, -1, 0, 0};
+        }
+        links[nl].gbs = (nd->net.res[a].bytes + nd->net.res[b].bytes) / 2 / span / 1e9;
+        links[nl].cap_gbs = nd->net.res[a].bytes_per_s / 1e9;
+        nl++;
+    }
+    snprintf(sub, sizeof sub, "link %s: %.4g GB/s one way per GPU; average over %.4g us", nd->link.name,
+             nd->link.gbps, span * 1e6);
+    char hub[96];
+    const link_res_t *br = &nd->net.res[nd->bridge];
+    snprintf(hub, sizeof hub, "host memory: bridge %.3g of %.3g GB/s", br->bytes / span / 1e9, br->bytes_per_s / 1e9);
+    node_view_t v = {title, sub, gpu_desc(nd->gpu[0])->name,
+                     nd->link.topo == NODE_SWITCH ? "NVSwitch" : nd->link.topo == NODE_PCIE ? "PCIe switch"
+                     : nd->link.topo == NODE_PCIE_HOST ? hub : NULL,
+                     (int)nd->n, links, nl, 0, 0};
+    simt_err_t err;
+    char shown[1024];
+    simt_err_clear(&err);
+    FILE *f = sandbox_open_write(L, path, shown, sizeof shown, &err);
+    if (!f || node_view_save_png_file(&v, f, shown, &err) != 0)
+        return lutil_error(L, "%s%s", f ? "" : "nd:picture: ", err.msg);
+    return 0;
+}
+#else
+static int node_picture_l(lua_State *L)
+{
+    return lutil_error(L, "nd:picture: simtlab was built without SDL2");
+}
+#endif
+
 static const luaL_Reg node_methods[] = {
     { "gpu", node_gpu_l }, { "allreduce", node_allreduce_l }, { "reduce_scatter", node_rs_l },
     { "all_gather", node_ag_l }, { "broadcast", node_bcast_l }, { "copy", node_copy_l },
     { "host_copy", node_host_copy_l }, { "busy", node_busy_l }, { "clock", node_clock_l },
     { "now", node_now_l }, { "sent", node_sent_l }, { "links", node_links_l },
-    { "launch", node_launch_l }, { NULL, NULL }
+    { "launch", node_launch_l }, { "picture", node_picture_l }, { NULL, NULL }
 };
 
 static int node_index(lua_State *L)

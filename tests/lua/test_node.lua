@@ -120,3 +120,7 @@ end
 fails(function() e2:gpu(3) end, "a GPU number 1..2", "GPU number")
 T.done("node")
 print("node ok")
+-- (appended) the picture needs something to have moved
+local fresh = simt.node{gpus = 2, arch = "edu-tiny"}
+local okp, ep = pcall(fresh.picture, fresh, {path = "never.png"})
+assert(not okp and tostring(ep):find("nothing has moved yet", 1, true), tostring(ep))
