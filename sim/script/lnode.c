@@ -159,7 +159,7 @@ static int l_node(lua_State *L)
                                NODE_MAX_GPUS);
         n = lua_tointeger(L, -1);
     }
-    lua_pop(L, 1);
+    int list = lua_gettop(L);   /* the gpus value read once (checked above), kept */
     if (lua_getfield(L, 1, "scale") != LUA_TNIL) {
         scale = lua_tonumber(L, -1);
         if (!lua_isnumber(L, -1) || !(scale > 0 && scale <= 1))
@@ -189,8 +189,8 @@ static int l_node(lua_State *L)
         lua_insert(L, -2);
         lua_rawset(L, spec);
     }
-    if (given) {   /* the list, copied (raw) */
-        lua_getfield(L, 1, "gpus");
+    if (given) {   /* the list checked above */
+        lua_pushvalue(L, list);
         lua_replace(L, spec);
     }
     lnode_t *N = (lnode_t *)lua_newuserdatauv(L, sizeof *N, 1);
@@ -246,8 +246,14 @@ static uint32_t node_tensors(lua_State *L, lnode_t *N, int idx, uint32_t *addr)
 {
     int64_t count = -1;
     luaL_checktype(L, idx, LUA_TTABLE);
+    /* the tensors stay anchored in a table of our own for the whole call,
+     * whatever the script's table becomes */
+    lua_createtable(L, (int)N->nd.n, 0);
+    int anchor = lua_gettop(L);
     for (uint32_t i = 0; i < N->nd.n; i++) {
         lua_rawgeti(L, idx, (lua_Integer)i + 1);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, anchor, (lua_Integer)i + 1);
         tensor_t *t = tensor_test(L, -1);
         if (!t || !t->gpu || t->gpu->g != N->nd.gpu[i] || strcmp(t->dt->name, "f32") != 0)
             lutil_error(L, "collective: item %u must be an f32 tensor on nd:gpu(%u)", i + 1, i + 1);
@@ -338,6 +344,7 @@ static int collective(lua_State *L, int op)
     lnode_t *N = check_node(L, 1);
     uint32_t addr[NODE_MAX_GPUS];
     node_algo_t algo;
+    lua_settop(L, 3);   /* ts, opts (or nil) */
     uint32_t nf = node_tensors(L, N, 2, addr);
     double after = node_opts(L, 3, op == OP_ALLREDUCE ? &algo : NULL);
     if (op == OP_ALLREDUCE || op == OP_RS) {
