@@ -73,7 +73,8 @@ static const char usage_text[] =
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
     "                            enough (its budget); exit 0 when it passes\n"
     "  collective OP [--gpus N] [--arch P] [--link L] [--bytes SIZE] [--algo A] [--json]\n"
-    "             [--png FILE]   (--png: a picture of the GPUs and their links)\n"
+    "             [--png FILE | --frames DIR]   a picture of the GPUs and their links\n"
+    "                            (--frames: 12 pictures through the last collective)\n"
     "                            a collective on a node of N simulated GPUs (OP:\n"
     "                            allreduce, reduce_scatter, all_gather, broadcast; links:\n"
     "                            nvlink nvlink4 nvlink3 nvlink2 nvlink-ring pcie5 pcie4\n"
@@ -1038,8 +1039,17 @@ static int run_collective(int argc, char **argv)
             const char *slash = strrchr(argv[k + 1], '/');
             snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[k + 1]) : 1,
                      slash ? argv[k + 1] : ".");
+            if (o.out)
+                return usage_error("%s", "'collective' takes --png or --frames, not both");
             o.out = dir[0] ? dir : "/";
             args[k] = (char *)(slash ? slash + 1 : argv[k + 1]);
+            k++;
+        } else if (strcmp(argv[k], "--frames") == 0 && k + 1 < argc) {
+            /* --frames DIR: the pictures go into DIR */
+            if (o.out)
+                return usage_error("%s", "'collective' takes --png or --frames, not both");
+            o.out = argv[k + 1];
+            args[k] = argv[k + 1];
             k++;
         }
     }

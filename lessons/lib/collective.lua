@@ -131,12 +131,13 @@ end
 
 -- simtlab collective OP --gpus N --arch P --link L --bytes SIZE [--algo A] [--json]
 -- [--png FILE: the GPUs and their links, each as thick as it was busy]
+-- [--frames DIR: 12 such pictures, each of 1/12 of the last collective]
 function M.main(args)
   local o = {op = args[1], gpus = 8, arch = "h200", link = "nvlink", algo = "ring"}
   if not o.op or not M.OPS[o.op] then
     usage("'collective' needs an operation: allreduce, reduce_scatter, all_gather or broadcast")
   end
-  local spec, json, png = "1M", false, nil
+  local spec, json, png, frames = "1M", false, nil, nil
   local i = 2
   while i <= #args do
     local k, v = args[i], args[i + 1]
@@ -150,6 +151,7 @@ function M.main(args)
       elseif k == "--link" then o.link = v
       elseif k == "--bytes" then spec = v
       elseif k == "--png" then png = v
+      elseif k == "--frames" then frames = v
       elseif k == "--algo" then
         if v ~= "ring" and v ~= "tree" and v ~= "ps" then usage("--algo must be ring, tree or ps") end
         o.algo = v
@@ -191,13 +193,21 @@ function M.main(args)
         r.time_s * 1e6, r.algbw_gbs, r.busbw_gbs, r.correct and 0 or 1))
     end
   end
-  if png then
-    -- the machine after the last size alone (a fresh node: its links' bytes are that run's)
-    local last = simt.node{gpus = o.gpus, arch = o.arch, link = o.link}
+  if png or frames then
+    -- the machine during the last size alone (a fresh node: its links' bytes are that run's)
+    local last = simt.node{gpus = o.gpus, arch = o.arch, link = o.link, record = frames ~= nil}
     o.node = last
-    M.run(o)
-    last:picture{path = png, title = string.format("%s of %d bytes on %d x %s", o.op, rows[#rows].bytes,
-                                                    o.gpus, o.arch)}
+    local r = M.run(o)
+    local title = string.format("%s of %d bytes on %d x %s", o.op, rows[#rows].bytes, o.gpus, o.arch)
+    if png then last:picture{path = png, title = title} end
+    local n = 12
+    for k = 0, frames and n - 1 or -1 do
+      local a = r.start_s + (r.finish_s - r.start_s) * k / n
+      local b = r.start_s + (r.finish_s - r.start_s) * (k + 1) / n
+      last:picture{path = string.format("frame_%03d.png", k), from = a, to = b,
+                   title = string.format("%s, %d/%d", title, k + 1, n)}
+    end
+    if frames then print(string.format("# %d pictures written to %s", n, frames)) end
   end
   if wrong > 0 then error("collective: " .. wrong .. " result(s) differ from the reference sum", 0) end
 end

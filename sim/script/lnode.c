@@ -20,8 +20,10 @@
  *   nd:busy(i, seconds)  -> when GPU i's compute stream is free again
  *   nd:clock(i) -> compute, comm   nd:now()   nd:sent(i)
  *   nd:links() -> {{name, gbps, bytes, busy_s, peak_gbs, utilisation}, ...}
- *   nd:picture{path = "node.png", title = "..."}   the GPUs and their links,
- *                       each as thick as it was busy (a PNG; sim/view/node_view.h)
+ *   nd:picture{path = "node.png", title = "...", from = s, to = s}   the GPUs
+ *                       and their links, each as thick as it was busy (a PNG;
+ *                       sim/view/node_view.h); from/to (a time window) need
+ *                       simt.node{..., record = true}
  *
  * Collectives move the data between the GPUs' memories and reduce with
  * lessons/kernels/vecadd_v4.s on the receiving GPU (node.h). With a trace
@@ -35,6 +37,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -53,6 +56,13 @@
 
 #define LNODE_MT "simt.node"
 
+#define LNODE_MAX_SEGS 65536   /* recorded link intervals per node (2 MB) */
+
+typedef struct lnode_seg {
+    uint32_t r;                          /* the link (resource)           */
+    double t0, t1, rate;                 /* [t0, t1) at rate bytes/s      */
+} lnode_seg_t;
+
 typedef struct lnode {
     node_t nd;
     int ready;                           /* node_init succeeded           */
@@ -63,6 +73,10 @@ typedef struct lnode {
     uint64_t charged;                    /* against the sandbox's cap     */
     trace_t *trace;                      /* during one call, or NULL      */
     double scale;                        /* the links' bandwidth scale    */
+    lnode_seg_t *segs;                   /* record = true: every interval
+                                            a link carried bytes (for
+                                            pictures of a time window)   */
+    uint32_t nsegs, lost;                /* recorded; 1: the buffer filled */
 } lnode_t;
 
 static int node_gc(lua_State *L)
@@ -72,6 +86,8 @@ static int node_gc(lua_State *L)
         isa_program_free(&N->prog);
     N->loaded = 0;
     N->ready = 0;
+    free(N->segs);
+    N->segs = NULL;
     if (N->charged) {
         sandbox_charge_bytes(L, -(int64_t)N->charged);
         N->charged = 0;
@@ -102,6 +118,23 @@ static void on_segment(void *user, uint32_t r, double t0, double t1, double rate
     lnode_t *N = (lnode_t *)user;
     if (N->trace)
         trace_link(N->trace, N->nd.net.res[r].name, t0 * 1e6, t1 * 1e6, rate / 1e9);
+    if (N->segs && N->nsegs < LNODE_MAX_SEGS)
+        N->segs[N->nsegs++] = (lnode_seg_t){r, t0, t1, rate};
+    else if (N->segs)
+        N->lost = 1;
+}
+
+/* Bytes link r moved in [from, to) by the recorded intervals. */
+static double seg_bytes(const lnode_t *N, uint32_t r, double from, double to)
+{
+    double b = 0;
+    for (uint32_t k = 0; k < N->nsegs; k++) {
+        const lnode_seg_t *g = &N->segs[k];
+        double a = g->t0 > from ? g->t0 : from, z = g->t1 < to ? g->t1 : to;
+        if (g->r == r && z > a)
+            b += g->rate * (z - a);
+    }
+    return b;
 }
 
 /* Attach the run's trace (simtlab run --trace), if any, for one call. */
@@ -160,6 +193,10 @@ static int l_node(lua_State *L)
         n = lua_tointeger(L, -1);
     }
     int list = lua_gettop(L);   /* the gpus value read once (checked above), kept */
+    int record = 0;
+    if (lua_getfield(L, 1, "record") != LUA_TNIL)
+        record = lua_toboolean(L, -1);
+    lua_pop(L, 1);
     if (lua_getfield(L, 1, "scale") != LUA_TNIL) {
         scale = lua_tonumber(L, -1);
         if (!lua_isnumber(L, -1) || !(scale > 0 && scale <= 1))
@@ -178,13 +215,14 @@ static int l_node(lua_State *L)
     lua_pushnil(L);
     while (lua_next(L, 1) != 0) {
         const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-        if (strcmp(key, "gpus") == 0 || strcmp(key, "link") == 0 || strcmp(key, "scale") == 0) {
+        if (strcmp(key, "gpus") == 0 || strcmp(key, "link") == 0 || strcmp(key, "scale") == 0
+            || strcmp(key, "record") == 0) {
             lua_pop(L, 1);
             continue;
         }
         if (given)
             return lutil_error(L, "simt.node: with a list of GPUs, '%s' has no place (give only gpus, "
-                                  "link and scale)", key);
+                                  "link, scale and record)", key);
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
         lua_rawset(L, spec);
@@ -235,6 +273,13 @@ static int l_node(lua_State *L)
     N->scale = scale;
     if (node_init(&N->nd, g, (uint32_t)n, &lk, &N->prog, &err) != 0)
         return lutil_error(L, "simt.node: %s", err.msg);
+    if (record) {
+        tensor_charge(L, sizeof *N->segs * LNODE_MAX_SEGS, "a node's record of its links");
+        N->charged += sizeof *N->segs * LNODE_MAX_SEGS;
+        N->segs = malloc(sizeof *N->segs * LNODE_MAX_SEGS);
+        if (!N->segs)
+            return lutil_error(L, "simt.node: out of host memory for the record of its links");
+    }
     N->ready = 1;
     lua_pushvalue(L, self);
     return 1;
@@ -565,11 +610,27 @@ static int node_picture_l(lua_State *L)
     snprintf(path, sizeof path, "%s", lua_tostring(L, -1));
     if (lua_getfield(L, 2, "title") == LUA_TSTRING)
         snprintf(title, sizeof title, "%s", lua_tostring(L, -1));
-    lua_pop(L, 2);
+    int win = lua_getfield(L, 2, "from") != LUA_TNIL;
+    double from = lua_tonumber(L, -1);
+    win |= lua_getfield(L, 2, "to") != LUA_TNIL;
+    double to = lua_tonumber(L, -1);
+    lua_pop(L, 4);
     const node_t *nd = &N->nd;
     double span = nd->t_end;
     if (!(span > 0))
         return lutil_error(L, "nd:picture: nothing has moved yet (run a collective or a copy first)");
+    if (win) {
+        if (!N->segs)
+            return lutil_error(L, "nd:picture: from/to need a node made with record = true");
+        if (N->lost)
+            return lutil_error(L, "nd:picture: the node recorded only its first %d link intervals",
+                               LNODE_MAX_SEGS);
+        if (!(from >= 0 && to > from))
+            return lutil_error(L, "nd:picture: from and to must be times with 0 <= from < to");
+    } else {
+        from = 0;
+        to = span;
+    }
     node_view_link_t links[2 * NODE_MAX_GPUS];
     int nl = 0;
     for (uint32_t i = 0; i < nd->n; i++) {
@@ -585,15 +646,20 @@ static int node_picture_l(lua_State *L)
             b = nd->port_in[i];
             links[nl] = (node_view_link_t){(int)i, -1, 0, 0};
         }
-        links[nl].gbs = (nd->net.res[a].bytes + nd->net.res[b].bytes) / 2 / span / 1e9;
+        /* the busier of the two directions */
+        double ma = win ? seg_bytes(N, (uint32_t)a, from, to) : nd->net.res[a].bytes;
+        double mb = win ? seg_bytes(N, (uint32_t)b, from, to) : nd->net.res[b].bytes;
+        links[nl].gbs = (ma > mb ? ma : mb) / (to - from) / 1e9;
         links[nl].cap_gbs = nd->net.res[a].bytes_per_s / 1e9;
         nl++;
     }
-    snprintf(sub, sizeof sub, "link %s: %.4g GB/s one way per GPU; average over %.4g us", nd->link.name,
-             nd->link.gbps, span * 1e6);
+    snprintf(sub, sizeof sub, "link %s: %.4g GB/s one way per GPU; average from %.4g to %.4g us",
+             nd->link.name, nd->link.gbps, from * 1e6, to * 1e6);
     char hub[96];
     const link_res_t *br = &nd->net.res[nd->bridge];
-    snprintf(hub, sizeof hub, "host memory: bridge %.3g of %.3g GB/s", br->bytes / span / 1e9, br->bytes_per_s / 1e9);
+    double bb = win ? seg_bytes(N, (uint32_t)nd->bridge, from, to) : br->bytes;
+    snprintf(hub, sizeof hub, "host memory: bridge %.3g of %.3g GB/s", bb / (to - from) / 1e9,
+             br->bytes_per_s / 1e9);
     node_view_t v = {title, sub, gpu_desc(nd->gpu[0])->name,
                      nd->link.topo == NODE_SWITCH ? "NVSwitch" : nd->link.topo == NODE_PCIE ? "PCIe switch"
                      : nd->link.topo == NODE_PCIE_HOST ? hub : NULL,

@@ -139,7 +139,8 @@ static void draw(ctx_t *c, const node_view_t *v, int w, int h)
         text(c, c->big, lab, x, y - 10, 1, ink);
         text(c, c->small, v->gpu_label, x, y + 14, 1, ink);
     }
-    text(c, c->small, "line thickness: bytes moved / (bandwidth x time shown)", w / 2, h - 20, 1, ink);
+    text(c, c->small, "line thickness: bytes the busier direction moved / (its bandwidth x the time shown)",
+         w / 2, h - 20, 1, ink);
 }
 
 int node_view_save_png_file(const node_view_t *v, FILE *f, const char *path, simt_err_t *err)

@@ -16,7 +16,7 @@
 
 typedef struct node_view_link {
     int a, b;             /* GPU indices 0..n-1, or -1 for the hub          */
-    double gbs;           /* average rate shown (GB/s, both directions' mean) */
+    double gbs;           /* average rate shown (GB/s, the busier direction) */
     double cap_gbs;       /* the link's bandwidth one way (GB/s)             */
 } node_view_link_t;
 

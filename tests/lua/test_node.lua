@@ -124,3 +124,17 @@ print("node ok")
 local fresh = simt.node{gpus = 2, arch = "edu-tiny"}
 local okp, ep = pcall(fresh.picture, fresh, {path = "never.png"})
 assert(not okp and tostring(ep):find("nothing has moved yet", 1, true), tostring(ep))
+-- a time window needs record = true; with it, the window's bytes are the links'
+do
+  local rec = simt.node{gpus = 2, arch = "edu-tiny", link = "pcie5", record = true}
+  local r = C.run{node = rec, bytes = 4096}
+  local okw, ew = pcall(fresh.picture, fresh, {path = "x.png", from = 0, to = 1})
+  assert(not okw and tostring(ew):find("nothing has moved yet", 1, true), tostring(ew))
+  local plain = simt.node{gpus = 2, arch = "edu-tiny", link = "pcie5"}
+  C.run{node = plain, bytes = 4096}
+  local okr, er = pcall(plain.picture, plain, {path = "x.png", from = 0, to = 1})
+  assert(not okr and tostring(er):find("need a node made with record = true", 1, true), tostring(er))
+  local okb, eb = pcall(rec.picture, rec, {path = "x.png", from = r.finish_s, to = r.start_s})
+  assert(not okb and tostring(eb):find("0 <= from < to", 1, true), tostring(eb))
+end
+print("node pictures ok")
