@@ -132,16 +132,18 @@ end
 -- simtlab collective OP --gpus N --arch P --link L --bytes SIZE [--algo A] [--json]
 -- [--png FILE: the GPUs and their links, each as thick as it was busy]
 -- [--frames DIR: 12 such pictures, each of 1/12 of the last collective]
+-- [--links: bytes, peak and utilisation of every link that moved data]
 function M.main(args)
   local o = {op = args[1], gpus = 8, arch = "h200", link = "nvlink", algo = "ring"}
   if not o.op or not M.OPS[o.op] then
     usage("'collective' needs an operation: allreduce, reduce_scatter, all_gather or broadcast")
   end
-  local spec, json, png, frames = "1M", false, nil, nil
+  local spec, json, png, frames, links = "1M", false, nil, nil, false
   local i = 2
   while i <= #args do
     local k, v = args[i], args[i + 1]
     if k == "--json" then json = true; i = i + 1
+    elseif k == "--links" then links = true; i = i + 1
     else
       if not v then usage("option '" .. k .. "' needs a value") end
       if k == "--gpus" then
@@ -191,6 +193,17 @@ function M.main(args)
     for _, r in ipairs(rows) do
       print(string.format("%12d %12d %6s %12.2f %10.2f %10.2f %6d", r.bytes, r.count, r.algo,
         r.time_s * 1e6, r.algbw_gbs, r.busbw_gbs, r.correct and 0 or 1))
+    end
+  end
+  if links and not json then
+    -- every link of the node over all the sizes above: bytes and utilisation
+    print(string.format("# links over all %d run(s), %.2f us on the node's clock:", #rows, nd:now() * 1e6))
+    print(string.format("%-18s %10s %14s %12s %12s", "link", "GB/s", "bytes", "peak GB/s", "utilisation"))
+    for _, l in ipairs(nd:links()) do
+      if l.bytes > 0 then
+        print(string.format("%-18s %10.1f %14.0f %12.1f %11.1f%%", l.name, l.gbps, l.bytes, l.peak_gbs,
+                            100 * l.utilisation))
+      end
     end
   end
   if png or frames then
