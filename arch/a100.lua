@@ -105,4 +105,8 @@ return {
                                 --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 2.5,         -- [spec] ~$2.50 per GPU-hour (volatile, 2026)
   launch_us = 3.5,              -- estimate: [h200] 3.2 us, one generation older
+  -- links (node.h; lesson 14), GB/s one direction:
+  nvlink_gbps = 300,            -- [spec] NVLink3: 600 GB/s per GPU both ways
+  pcie_gbps = 26,               -- estimate: PCIe 4 x16, half of the H200's measured 55.5 on PCIe 5
+  pageable_gbps = 8,            -- estimate: as the H200's measured 7-9 GB/s (a host memcpy limit)
 }

@@ -102,4 +102,8 @@ return {
                                 --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0,           -- unknown: [spec] lists no cloud price (0 = unknown)
   launch_us = 5,                -- estimate
+  -- links (node.h; lesson 14), GB/s one direction:
+  nvlink_gbps = 196,            -- [spec] HCCS 392 GB/s per chip both ways (estimate: split evenly)
+  pcie_gbps = 26,               -- estimate: PCIe 4 x16
+  pageable_gbps = 8,            -- estimate
 }

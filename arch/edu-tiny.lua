@@ -81,4 +81,8 @@ return {
   power_static_w = 0,           -- no power model
   price_per_hour = 0,
   launch_us = 3,
+  -- links (node.h; lesson 14), GB/s one direction: a small teaching GPU
+  nvlink_gbps = 50,             -- made up, like the rest of edu-tiny: small enough to watch
+  pcie_gbps = 16,
+  pageable_gbps = 4,
 }

@@ -124,4 +124,8 @@ return {
   power_mhz_min = 990,          -- as h200 (estimate)
   price_per_hour = 3.9,         -- [spec] ~$3.8-4.0 per GPU-hour (volatile, 2026)
   launch_us = 3.2,              -- [h200] measured 3.2 us (same driver stack)
+  -- links (node.h; lesson 14), GB/s one direction:
+  nvlink_gbps = 450,            -- [spec] NVLink4: 900 GB/s per GPU both ways
+  pcie_gbps = 55.5,             -- [h200] measured pinned copy on PCIe 5 x16 (same host link)
+  pageable_gbps = 8,            -- [h200] measured pageable copy 7-9 GB/s
 }

@@ -143,4 +143,8 @@ return {
   price_per_hour = 4.5,         -- [spec] on-demand list price ~$4-5.6 per GPU-hour,
                                 -- volatile list price 2026
   launch_us = 3.2,              -- [meas] back-to-back empty kernel launches: 3.2 us each
+  -- links (node.h; lesson 14), GB/s one direction:
+  nvlink_gbps = 450,            -- [spec] NVLink4: 900 GB/s per GPU both ways (18 links x 50)
+  pcie_gbps = 55.5,             -- [meas] host -> device copy, pinned, 1 GiB (PCIe 5 x16)
+  pageable_gbps = 8,            -- [meas] host -> device copy, pageable: 7-9 GB/s
 }

@@ -96,4 +96,8 @@ return {
                                 --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0.8,         -- [spec] ~$0.80 per GPU-hour (volatile, 2026)
   launch_us = 3.2,              -- estimate: as [h200]
+  -- links (node.h; lesson 14), GB/s one direction: no NVLink, PCIe 4 x16
+  nvlink_gbps = 0,              -- [spec] PCIe4 only
+  pcie_gbps = 26,               -- estimate: half of the H200's measured 55.5 on PCIe 5
+  pageable_gbps = 8,            -- estimate: as the H200's measured 7-9 GB/s
 }

@@ -111,4 +111,9 @@ return {
                                 --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 1.8,         -- [spec] ~$1.7-1.9 per GPU-hour (volatile, 2026)
   launch_us = 5,                -- estimate: ROCm launches a little slower than CUDA
+  -- links (node.h; lesson 14), GB/s one direction:
+  nvlink_gbps = 448,            -- [spec] Infinity Fabric ~896 GB/s per GPU both ways (7 links),
+                                -- used as the "nvlink" of this GPU (a full mesh, not a switch)
+  pcie_gbps = 55.5,             -- estimate: PCIe 5 x16 as the H200's measured copy
+  pageable_gbps = 8,            -- estimate
 }

@@ -95,4 +95,8 @@ return {
                                 --   arch/CALIBRATION.md "Power and sustained clocks")
   price_per_hour = 0.59,        -- [spec] ~$0.59 per GPU-hour (volatile, 2026)
   launch_us = 4,                -- estimate: [h200] 3.2 us, older card, PCIe3
+  -- links (node.h; lesson 14), GB/s one direction: no NVLink, PCIe 3 x16
+  nvlink_gbps = 0,              -- [spec] PCIe3 only
+  pcie_gbps = 12,               -- estimate: PCIe 3 x16 (16 GB/s raw), ~75% as copies get
+  pageable_gbps = 6,            -- estimate
 }

@@ -100,4 +100,8 @@ return {
   price_per_hour = 3.06,        -- estimate: not in [spec]; AWS p3.2xlarge on-demand list
                                 -- price (one V100), general knowledge
   launch_us = 4,                -- estimate: [h200] 3.2 us, older driver stack
+  -- links (node.h; lesson 14), GB/s one direction:
+  nvlink_gbps = 150,            -- [spec] NVLink2: 300 GB/s per GPU both ways
+  pcie_gbps = 12,               -- estimate: PCIe 3 x16 (16 GB/s raw), ~75% as copies get
+  pageable_gbps = 6,            -- estimate
 }

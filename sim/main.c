@@ -6,6 +6,7 @@
  *   simtlab lessons / lesson N / check N FILE.s   the course (lessons/course.lua)
  *   simtlab demo [STAGE OPTIONS]       the race of lessons/demo.lua on the stage
  *   simtlab show [OPTIONS] SCRIPT.lua  run a script with its launches on the stage
+ *   simtlab collective OP [--gpus N ...]  a collective on a node of GPUs
  *   simtlab presets                    list the architecture presets
  *
  * Exit codes: 0 success, 1 the script or file failed, 2 bad usage.
@@ -78,6 +79,17 @@ static const char usage_text[] =
     "  presets [--json|--names]  the architecture presets as a table (arch/*.lua):\n"
     "                            SMs, clock, peaks, memory, power, price, sources\n"
     "                            (--names: one name a line)\n"
+    "  collective OP [--gpus N] [--arch P] [--link L] [--bytes SIZE] [--algo A] [--json]\n"
+    "             [--png FILE | --frames DIR]   a picture of the GPUs and their links\n"
+    "                            (--frames: 12 pictures through the last collective);\n"
+    "                            --links: bytes and utilisation of every link\n"
+    "                            a collective on a node of N simulated GPUs (OP:\n"
+    "                            allreduce, reduce_scatter, all_gather, broadcast; links:\n"
+    "                            nvlink nvlink4 nvlink3 nvlink2 nvlink-ring pcie5 pcie4\n"
+    "                            pcie5-host pcie4-host; A: ring, tree, ps; SIZE: 64K,\n"
+    "                            16M, a list 1K,1M or a range 1K:16M): time, algbw and\n"
+    "                            busbw as nccl-tests define them, result checked;\n"
+    "                            --json: time_s, algbw_gbs, busbw_gbs\n"
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
     "\n"
@@ -1254,6 +1266,47 @@ static int course_answer(int argc, char **argv)
     return run_script(path, 3 + json, args, &o);
 }
 
+/* simtlab collective OP [--gpus N --arch P --link L --bytes SIZE --algo A
+ * --json]: lessons/lib/collective.lua parses the rest. */
+static int run_collective(int argc, char **argv)
+{
+    char path[1024], *args[64];
+    cli_opts_t o;
+    if (argc - 1 > (int)(sizeof args / sizeof args[0]))
+        return usage_error("%s", "too many arguments for 'collective'");
+    if (arch_find_file("lessons/lib/collective.lua", path, sizeof path) != 0) {
+        fprintf(stderr, "simtlab: cannot find lessons/lib/collective.lua (set SIMTLAB_HOME to "
+                        "the simtlab directory)\n");
+        return 1;
+    }
+    static char dir[1024];
+    memset(&o, 0, sizeof o);
+    args[0] = "collective";
+    for (int k = 2; k < argc; k++) {
+        args[k - 1] = argv[k];
+        /* --png FILE: the sandbox writes into FILE's folder, the script
+         * gets the bare name */
+        if (strcmp(argv[k], "--png") == 0 && k + 1 < argc) {
+            const char *slash = strrchr(argv[k + 1], '/');
+            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[k + 1]) : 1,
+                     slash ? argv[k + 1] : ".");
+            if (o.out)
+                return usage_error("%s", "'collective' takes --png or --frames, not both");
+            o.out = dir[0] ? dir : "/";
+            args[k] = (char *)(slash ? slash + 1 : argv[k + 1]);
+            k++;
+        } else if (strcmp(argv[k], "--frames") == 0 && k + 1 < argc) {
+            /* --frames DIR: the pictures go into DIR */
+            if (o.out)
+                return usage_error("%s", "'collective' takes --png or --frames, not both");
+            o.out = argv[k + 1];
+            args[k] = argv[k + 1];
+            k++;
+        }
+    }
+    return run_script(path, argc - 1, args, &o);
+}
+
 static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -1360,6 +1413,8 @@ static int run_command(int argc, char **argv)
         args[3] = "--json";
         return run_script(path, 3 + json, args, &o);
     }
+    if (strcmp(cmd, "collective") == 0)
+        return run_collective(argc, argv);
     if (strcmp(cmd, "presets") == 0) {
         if (argc == 3 && strcmp(argv[2], "--json") == 0)
             return presets_table(1, 0);

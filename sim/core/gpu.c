@@ -274,6 +274,9 @@ void gpu_desc_default(gpu_desc_t *d)
     d->tdp_watts = 10.0;
     d->price_per_hour = 0.0;
     d->launch_us = 3.0;
+    d->nvlink_gbps = 50.0;
+    d->pcie_gbps = 16.0;
+    d->pageable_gbps = 4.0;
 }
 
 /* Range checks naming the field (err.h). */
@@ -353,6 +356,9 @@ int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
         check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
         check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err) ||
         check_f("launch_us", d->launch_us, 0.0, 1e6, err) ||
+        check_f("nvlink_gbps", d->nvlink_gbps, 0.0, 1e5, err) ||
+        check_f("pcie_gbps", d->pcie_gbps, 0.0, 1e5, err) ||
+        check_f("pageable_gbps", d->pageable_gbps, 0.0, 1e5, err) ||
         check_f("power_static_w", d->power_static_w, 0.0, 1e6, err) ||
         check_f("power_pj_instr", d->power_pj_instr, 0.0, 1e6, err) ||
         check_f("power_pj_fp32", d->power_pj_fp32, 0.0, 1e6, err) ||

@@ -142,6 +142,11 @@ typedef struct gpu_desc {
                                       relative clock change near the top,
                                       V(f)/V(clock) = 1 - s (1 - f/clock)   */
     double power_mhz_min;          /* the lowest clock the TDP limit may set */
+    /* links to other GPUs and the host (node.h), GB/s = 1e9 bytes/s, one
+     * direction: 0 = the GPU has no NVLink (peers over PCIe only) */
+    double nvlink_gbps;            /* NVLink, all of one GPU's links         */
+    double pcie_gbps;              /* host <-> device copy, pinned memory    */
+    double pageable_gbps;          /* host <-> device copy, pageable memory  */
 } gpu_desc_t;
 
 /* Tensor Core FLOP per clock per SM for wmma.mma input type t (f16 bf16

@@ -23,6 +23,7 @@ struct trace {
     uint64_t last_cycle;       /* previous sample                          */
     uint64_t last_instrs;      /* warp instructions at the previous sample */
     uint64_t last_dram;        /* DRAM bytes at the previous sample        */
+    int named_links;           /* the "Links" process is named             */
 };
 
 trace_t *trace_open(const char *path, simt_err_t *err)
@@ -156,6 +157,21 @@ int trace_observe(void *user, const gpu_run_t *run, const gpu_event_t *ev)
         break;
     }
     return 0;
+}
+
+void trace_link(trace_t *t, const char *link, double t0_us, double t1_us, double gbs)
+{
+    const uint32_t pid = 100000;   /* after every SM's process */
+    if (!t->named_links) {
+        name_process(t, pid, "Links");
+        t->named_links = 1;
+    }
+    sep(t);
+    fprintf(t->f, "{\"name\":\"link %s\",\"ph\":\"C\",\"pid\":%" PRIu32 ",\"ts\":%.4f,"
+            "\"args\":{\"GB/s\":%.4f}}", link, pid, t0_us, gbs);
+    sep(t);
+    fprintf(t->f, "{\"name\":\"link %s\",\"ph\":\"C\",\"pid\":%" PRIu32 ",\"ts\":%.4f,"
+            "\"args\":{\"GB/s\":0}}", link, pid, t1_us);
 }
 
 int trace_close(trace_t *t, simt_err_t *err)

@@ -29,6 +29,11 @@ trace_t *trace_open(const char *path, simt_err_t *err);
 /* The observer: gpu_launch_t.observe = trace_observe, observe_user = t. */
 int trace_observe(void *t, const gpu_run_t *run, const gpu_event_t *ev);
 
+/* One interval of a link (node.h) at a constant rate: a counter track per
+ * link named "link NAME" (GB/s) in process "Links", time in simulated
+ * microseconds on the node's clock (from 0 at the node's start). */
+void trace_link(trace_t *t, const char *link, double t0_us, double t1_us, double gbs);
+
 /* Finish the JSON and close the file; frees t. Returns 0, or -1 with err
  * if writing failed (disk full). */
 int trace_close(trace_t *t, simt_err_t *err);

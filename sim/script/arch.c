@@ -70,6 +70,7 @@ static const arch_field_t arch_fields[] = {
     F(power_pj_tc_bf16, K_DBL), F(power_pj_tc_tf32, K_DBL), F(power_pj_tc_fp8, K_DBL),
     F(power_pj_byte_l1, K_DBL), F(power_pj_byte_l2, K_DBL), F(power_pj_byte_dram, K_DBL),
     F(power_volt_slope, K_DBL), F(power_mhz_min, K_DBL),
+    F(nvlink_gbps, K_DBL), F(pcie_gbps, K_DBL), F(pageable_gbps, K_DBL),
 };
 
 #undef F

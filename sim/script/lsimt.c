@@ -31,6 +31,7 @@
 #include "lchart.h"
 #include "lroofline.h"
 #include "lcpu.h"
+#include "lnode.h"
 #include "power.h"
 #include "tensor.h"
 
@@ -780,6 +781,14 @@ assemble:
     return 1;
 }
 
+const isa_program_t *lsimt_check_kernel(lua_State *L, int arg)
+{
+    lkernel_t *K = (lkernel_t *)luaL_checkudata(L, arg, KERNEL_MT);
+    if (!K->loaded)
+        lutil_error(L, "launch: kernel is not loaded");
+    return &K->prog;
+}
+
 static int kernel_gc(lua_State *L)
 {
     lkernel_t *K = (lkernel_t *)luaL_checkudata(L, 1, KERNEL_MT);
@@ -917,6 +926,7 @@ int luaopen_simt(lua_State *L)
     lchart_register(L);
     lroofline_register(L);
     lcpu_register(L);
+    lnode_register(L);
     lstage_register(L);
     lua_pushstring(L, SIMT_VERSION);
     lua_setfield(L, -2, "version");

@@ -60,4 +60,8 @@ void lsimt_get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3]);
 uint32_t lsimt_arg_bits(lua_State *L, const struct lgpu *owner, const char *maker,
                         const isa_program_t *p, int arg, int i);
 
+/* The assembled program of the simt.kernel at arg (raises if it is not
+ * one, or not loaded). Valid while that value is alive. */
+const isa_program_t *lsimt_check_kernel(lua_State *L, int arg);
+
 #endif
