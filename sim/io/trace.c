@@ -78,12 +78,20 @@ static void span(trace_t *t, const char *name, uint32_t pid, uint32_t tid, doubl
             pid, tid, start, end - start);
 }
 
-static void counter(trace_t *t, const char *name, double ts, double v)
+/* A counter sample of process pid: {"name": NAME, "args": {KEY: v}} at ts. */
+static void counter_at(trace_t *t, const char *name, uint32_t pid, double ts, const char *key, double v)
 {
     sep(t);
     fputs("{\"name\":", t->f);
     json_put_string(t->f, name);
-    fprintf(t->f, ",\"ph\":\"C\",\"pid\":0,\"ts\":%.4f,\"args\":{\"value\":%.4f}}", ts, v);
+    fprintf(t->f, ",\"ph\":\"C\",\"pid\":%" PRIu32 ",\"ts\":%.4f,\"args\":{", pid, ts);
+    json_put_string(t->f, key);
+    fprintf(t->f, ":%.4f}}", v);
+}
+
+static void counter(trace_t *t, const char *name, double ts, double v)
+{
+    counter_at(t, name, 0, ts, "value", v);
 }
 
 static void sample(trace_t *t, const gpu_run_t *run, uint64_t cycle)
@@ -166,12 +174,10 @@ void trace_link(trace_t *t, const char *link, double t0_us, double t1_us, double
         name_process(t, pid, "Links");
         t->named_links = 1;
     }
-    sep(t);
-    fprintf(t->f, "{\"name\":\"link %s\",\"ph\":\"C\",\"pid\":%" PRIu32 ",\"ts\":%.4f,"
-            "\"args\":{\"GB/s\":%.4f}}", link, pid, t0_us, gbs);
-    sep(t);
-    fprintf(t->f, "{\"name\":\"link %s\",\"ph\":\"C\",\"pid\":%" PRIu32 ",\"ts\":%.4f,"
-            "\"args\":{\"GB/s\":0}}", link, pid, t1_us);
+    char name[160];
+    snprintf(name, sizeof name, "link %s", link);
+    counter_at(t, name, pid, t0_us, "GB/s", gbs);
+    counter_at(t, name, pid, t1_us, "GB/s", 0.0);
 }
 
 int trace_close(trace_t *t, simt_err_t *err)
