@@ -701,10 +701,11 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
 #ifdef SIMT_HAVE_STAGE
     if (stage) {
         simt_err_clear(&err);
+        int shown = stage_shown(stage);
         if (stage_close(stage, &err) != 0) {
             fprintf(stderr, "simtlab: %s\n", err.msg);
             rc = 1;
-        } else if (o->screenshot || default_png) {
+        } else if ((o->screenshot || default_png) && shown) {
             printf("simtlab: picture of the last frame written to %s\n", o->screenshot ? o->screenshot : default_png);
         }
     }
