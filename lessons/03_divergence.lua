@@ -39,6 +39,11 @@ return {
       }
     end,
     function(L)
+      L.say{
+        en = "Now P = 1, 2, 4, 8, 16 and 32, one run each. Each point appears when its run finishes, beside the real "
+          .. "H200's time for the same P (measured).",
+        zh = "现在 P = 1、2、4、8、16、32 各跑一次。每次运行结束，图上就出现一个点，旁边是真实 H200 在同样 P 下的时间（实测）。",
+      }
       local g = L.gpu{ arch = "edu-tiny" }
       local cyc, ratio, util = {}, {}, {}
       local real = {}

@@ -930,6 +930,15 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
         lang_set = 1;
     }
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
+    /* SIMTLAB_WINDOW=WxH (e.g. 1024x600, 1920x1080) and SIMTLAB_THEME=dark:
+     * to look at a lesson as a classroom would, headless too */
+    const char *ws = getenv("SIMTLAB_WINDOW");
+    int ew, eh;
+    if (ws && sscanf(ws, "%dx%d", &ew, &eh) == 2 && ew >= 640 && eh >= 400 && ew <= 7680 && eh <= 4320) {
+        w = ew;
+        h = eh;
+    }
+    const char *theme = getenv("SIMTLAB_THEME");
     s->headless = o->headless;
     if (!s->headless) {
         const char *drv = getenv("SDL_VIDEODRIVER");
@@ -972,6 +981,8 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
     }
     if (!lang_set)
         s->zh = strcmp(lstage_lang_from_env(), "zh") == 0;
+    if (theme && theme[0])
+        s->dark = strcmp(theme, "dark") == 0;
     if (make_canvas(s, w, h, err) != 0) {
         simt_err_t e2;
         stage_close(s, &e2);

@@ -288,7 +288,7 @@ static void draw_header(ctx_t *c, int h)
         lw = room - left_w - S(c, 24) > S(c, 120) ? room - left_w - S(c, 24) : S(c, 120);
     if (left_w > room - lw - S(c, 24))
         left_w = room - lw - S(c, 24);
-    int tmax = sw ? left_w * 2 / 3 : left_w;
+    int tmax = sw ? left_w - S(c, 16) - (sw < left_w / 3 ? sw : left_w / 3) : left_w;
     int drawn = txt_fit(c, title, x, y, tmax > tw ? tw : tmax, HEAD, TEXT_BOLD, c->th.ink);
     if (m->step_en && left_w - drawn - S(c, 16) > S(c, 40))
         txt_fit(c, tr(c, m->step_en, m->step_zh), x + drawn + S(c, 16), y + S(c, 3), left_w - drawn - S(c, 16), BODY,
@@ -492,11 +492,11 @@ static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
 {
     if (!L->out || !L->rows || !L->cols || h < S(c, 24))
         return;
-    if (L->done && !(L->vmax > L->vmin)) {   /* every value the same: a square would say nothing */
+    if (!(L->vmax > L->vmin) && (L->done || isfinite(L->vmin))) {   /* every value the same: a square would say nothing */
         char line[160], v[32];
         snprintf(v, sizeof v, "%g", isfinite(L->vmin) ? L->vmin : 0.0);
-        snprintf(line, sizeof line, tr(c, "output: %llu values, all %s", "输出：%llu 个数，全是 %s"),
-                 (unsigned long long)L->out_n, v);
+        snprintf(line, sizeof line, tr(c, "output: %llu values, all %s%s", "输出：%llu 个数，全是 %s%s"),
+                 (unsigned long long)L->out_n, v, L->done ? "" : tr(c, " so far", "（到目前为止）"));
         txt_fit(c, line, x, y, w, BODY, TEXT_SANS, c->th.muted);
         return;
     }
@@ -933,7 +933,7 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
     /* the series: lines between the points there are, a marker on each */
     int mk = S(c, 5);
     for (int s = 0; s < b->nseries; s++) {
-        SDL_Color k = board_colors[s % VIEW_BOARD_SERIES];
+        SDL_Color k = s == 0 ? c->th.accent : board_colors[s % VIEW_BOARD_SERIES];
         int prev = -1;
         for (int i = 0; i < b->n; i++) {
             double v = b->series[s].y[i];
@@ -971,7 +971,7 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
             int gy = py + ph - (int)lround(v / ytop * ph);
             int tw = txt_w(c, buf, fs, TEXT_BOLD);
             txt(c, buf, xs[i] - tw / 2, gy - mk - th - S(c, 1) < py ? gy + mk + S(c, 2) : gy - mk - th - S(c, 1), fs,
-                TEXT_BOLD, board_colors[0]);
+                TEXT_BOLD, c->th.accent);
         }
     }
     /* legend, top left inside the plot */
@@ -984,7 +984,7 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
     if (b->nseries > 0) {
         fill(c, lx - S(c, 6), ly - S(c, 3), lw + S(c, 36), b->nseries * th + S(c, 6), c->th.panel);
         for (int s = 0; s < b->nseries; s++) {
-            SDL_Color k = board_colors[s % VIEW_BOARD_SERIES];
+            SDL_Color k = s == 0 ? c->th.accent : board_colors[s % VIEW_BOARD_SERIES];
             const char *name = b->series[s].name[c->m->zh && b->series[s].name[1][0] ? 1 : 0];
             int yy = ly + s * th;
             if (b->series[s].measured)
@@ -1279,7 +1279,7 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
     }
     if (m->board && m->board->kind != VIEW_BOARD_NONE) {   /* the board in place of the detail column */
         int bw = m->nlanes && !m->board->alone ? (int)(m->width * (m->nlanes > 1 ? 0.42 : 0.5)) : m->width;
-        if (m->nlanes && m->width - bw < S(&c, 300))
+        if (m->nlanes && !m->board->alone && m->width - bw < S(&c, 300))
             bw = m->width - S(&c, 300);
         detail_w = bw;
         lanes_w = m->width - bw;
