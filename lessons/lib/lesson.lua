@@ -216,6 +216,7 @@ function lesson.new(t, opts)
   L.lang = opts.lang or simt.lang()
   L.window = simt.on_stage() == "window"
   L.checks = {}       -- {ok = bool, en = ..., zh = ..., detail = ...} per expect
+  L.notes = {}        -- the conclusions ({en=, zh=}) under the charts and tables, for the summary
   L.fmt_us, L.commas, L.kernel = fmt_us, commas, kernel
 
   local function text(t2)
@@ -368,6 +369,7 @@ function lesson.new(t, opts)
   end
   function Live:done(note)
     if note then self.c.note = note end
+    if self.c.note then L.notes[#L.notes + 1] = self.c.note end
     L.label(nil)
     show_chart(self.c, nil)
     chart_out(self.c)
@@ -388,6 +390,7 @@ function lesson.new(t, opts)
     elseif not c.roofline then
       show_chart(c, nil)
     end
+    if c.note then L.notes[#L.notes + 1] = c.note end
     chart_out(c)
   end
 
@@ -463,8 +466,9 @@ function lesson.new(t, opts)
         end
       end
       simt.board{ kind = "table", title = t2.title or "", note = t2.note, columns = t2.columns, rows = rows,
-                  numeric = numeric }
+                  numeric = numeric, alone = t2.alone }
     end
+    if t2.note then L.notes[#L.notes + 1] = t2.note end
     if not (opts.quiet and not simt.on_stage()) then
       print("  " .. tx(t2.title, L.lang))
       for _, line in ipairs(table_lines(t2, L.lang)) do print("    " .. line) end

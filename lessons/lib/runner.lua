@@ -90,16 +90,20 @@ local function summary(L, t, title)
   simt.title(title, { en = "summary", zh = "小结" })
   simt.lesson_knobs(lesson.knobs_line(m, L.given), true)
   local rows, seen = {}, {}
+  for _, n in ipairs(L.notes) do   -- what the charts and tables showed
+    if #rows < 6 then rows[#rows + 1] = { "•", n } end
+  end
   for _, c in ipairs(L.checks) do
     local key = c.en
-    if not seen[key] and #rows < 12 then
+    if not seen[key] and #rows < 14 then
       seen[key] = true
       rows[#rows + 1] = { c.ok and "✓" or "✗", { en = c.en, zh = c.zh } }
     end
   end
   if simt.board ~= nil and simt.on_stage() and #rows > 0 then
     simt.board{ kind = "table", title = { en = "What the simulator showed", zh = "模拟器证实了什么" },
-                columns = { "", { en = "claim, checked on the simulator's numbers", zh = "结论（用模拟器的数字核对）" } },
+                columns = { "", { en = "• measured   ✓ claim checked on the simulator's numbers",
+                                  zh = "• 测量结果   ✓ 用模拟器的数字核对过的结论" } },
                 rows = rows, alone = true }
   end
   L.say{ en = string.format("Lesson %d in one sentence: %s %s", m.number, m.concept.en,

@@ -290,7 +290,7 @@ static void draw_header(ctx_t *c, int h)
         left_w = room - lw - S(c, 24);
     int tmax = sw ? left_w - S(c, 16) - (sw < left_w / 3 ? sw : left_w / 3) : left_w;
     int drawn = txt_fit(c, title, x, y, tmax > tw ? tw : tmax, HEAD, TEXT_BOLD, c->th.ink);
-    if (m->step_en && left_w - drawn - S(c, 16) > S(c, 40))
+    if (m->step_en && left_w - drawn - S(c, 16) > S(c, 8))
         txt_fit(c, tr(c, m->step_en, m->step_zh), x + drawn + S(c, 16), y + S(c, 3), left_w - drawn - S(c, 16), BODY,
                 TEXT_SANS, c->th.muted);
     lw = txt_fit(c, line, right - kw - S(c, 24) - lw, y + S(c, 3), lw, BODY, TEXT_BOLD,
@@ -1012,7 +1012,11 @@ static void draw_table_board(ctx_t *c, const view_board_t *b, int x, int y, int 
     int nrows = b->nrows < VIEW_BOARD_ROWS ? b->nrows : VIEW_BOARD_ROWS;
     int cw[VIEW_BOARD_COLS], gap = S(c, 18);
     /* the largest size (BODY down to 10 px at zoom 1) at which every column fits */
-    int px = BODY, total = 0;
+    /* the largest size (HEAD or BODY down to 10 px at zoom 1) at which the
+     * table fits; the last column (words) wraps when the others leave it
+     * at least half the width */
+    int px = b->alone ? HEAD : BODY, total = 0, wrapw = 0, rows_h = 0;
+    int lines[VIEW_BOARD_ROWS + 1];
     for (; px >= 10; px--) {
         total = 0;
         for (int j = 0; j < ncols; j++) {
@@ -1024,14 +1028,30 @@ static void draw_table_board(ctx_t *c, const view_board_t *b, int x, int y, int 
             }
             total += cw[j] + (j ? gap : 0);
         }
-        int rows_h = (nrows + 1) * (text_height(c->t, S(c, px)) + S(c, 6));
+        wrapw = 0;
+        if (total > iw && ncols > 0 && iw - (total - cw[ncols - 1]) >= iw / 2) {
+            wrapw = iw - (total - cw[ncols - 1]);
+            total = iw;
+            cw[ncols - 1] = wrapw;
+        }
+        int lh = text_height(c->t, S(c, px));
+        rows_h = 0;
+        for (int i = 0; i <= nrows; i++) {
+            const char *s = b->cell[lang][i][ncols - 1][0] ? b->cell[lang][i][ncols - 1] : b->cell[0][i][ncols - 1];
+            lines[i] = wrapw ? (int)text_wrap(c->t, s, wrapw, S(c, px), i == 0 ? TEXT_BOLD : TEXT_SANS, NULL, 0) : 1;
+            lines[i] = lines[i] < 1 ? 1 : lines[i];
+            rows_h += lines[i] * lh + S(c, 6);
+        }
         if (total <= iw && ty + rows_h <= bottom)
             break;
     }
     if (px < 10)
         px = 10;
-    int rh = text_height(c->t, S(c, px)) + S(c, 6);
-    for (int i = 0; i <= nrows && ty + rh <= bottom; i++) {
+    int lh = text_height(c->t, S(c, px));
+    for (int i = 0; i <= nrows; i++) {
+        int rh = lines[i] * lh + S(c, 6);
+        if (ty + rh > bottom)
+            break;
         if (i > 0 && i % 2 == 0)
             fill(c, ix - S(c, 6), ty, total + S(c, 12), rh, c->th.bar_bg);
         int cx = ix;
@@ -1040,6 +1060,8 @@ static void draw_table_board(ctx_t *c, const view_board_t *b, int x, int y, int 
             text_style_t st = i == 0 ? TEXT_BOLD : TEXT_SANS;
             if (b->numeric[i][j])
                 txt_right(c, s, cx + cw[j], ty + S(c, 3), px, st, c->th.ink);
+            else if (wrapw && j == ncols - 1)
+                text_draw_wrapped(c->t, s, cx, ty + S(c, 3), wrapw, S(c, px), st, c->th.ink, 1);
             else
                 txt(c, s, cx, ty + S(c, 3), px, st, c->th.ink);
             cx += cw[j] + gap;

@@ -44,7 +44,7 @@
 #define VIEW_BOARD_ROWS 20
 #define VIEW_BOARD_COLS 8
 #define VIEW_BOARD_TEXT 160
-#define VIEW_BOARD_CELL 64
+#define VIEW_BOARD_CELL 200
 enum { VIEW_BOARD_NONE = 0, VIEW_BOARD_CHART = 1, VIEW_BOARD_TABLE = 2 };
 typedef struct view_board {
     int kind;
