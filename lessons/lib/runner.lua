@@ -160,6 +160,9 @@ function runner.run(n, opts)
         local key = KEYS[ev]
         if key and L.uses_gpu_keys then
           scale[key[1]] = math.max(1 / 8, math.min(8, scale[key[1]] * key[2]))
+          simt.status{ en = string.format("step %d again on a changed GPU: SMs x%g, DRAM bandwidth x%g", i, scale.sms,
+                                          scale.dram),
+                       zh = string.format("用改过的 GPU 重跑第 %d 步：SM 数 x%g，显存带宽 x%g", i, scale.sms, scale.dram) }
           ev = "restart"
         elseif key then
           simt.status{ en = "this step runs no GPU that the keys [ ] , . change", zh = "这一步没有可以用 [ ] , . 键改变的 GPU" }
