@@ -159,6 +159,7 @@ return {
     function(L)
       local m = L.knob("vec")
       local c = compare.run{ workload = "vecadd", n = m, cpu = "cpu-core", gpu = "h200", quiet = true }
+      L.x_tiny_vec = c.cpu.time_us / c.gpu.time_us
       L.say{
         en = string.format("Now a tiny job: add two vectors of %d numbers. One CPU core: %s. The H200: the kernel "
           .. "itself takes %s, but starting it costs the host %.1f µs first, so %s in all: the CPU is %s faster. "
@@ -180,6 +181,22 @@ return {
       -- on a stage, the last picture should be the race, not the tiny vector:
       -- race the H200 again (same numbers as step 3; headless runs skip it)
       if simt.on_stage() then race(L, L.gpu{ arch = "h200" }) end
+      -- every comparison of the lesson side by side: "faster than what?"
+      local sim = { en = "simulated here", zh = "这里模拟的" }
+      local meas = { en = "measured (real hardware)", zh = "实测（真实硬件）" }
+      local function fx(r) return { en = L.fmt_x(r), zh = L.fmt_x(r, "zh") } end
+      L.table{ title = { en = "How much faster is the GPU? It depends on the other side", zh = "GPU 快多少？要看和谁比" },
+               columns = { { en = "GPU", zh = "GPU" }, { en = "against", zh = "对手" }, { en = "GPU faster by", zh = "GPU 快" },
+                           { en = "source", zh = "来源" } },
+               rows = { { "edu-tiny", { en = "one CPU core, matrix", zh = "一个 CPU 核心，矩阵" },
+                          fx(L.cpu1.time_us / L.tiny.time_us), sim },
+                        { "H200", { en = "one CPU core, matrix", zh = "一个 CPU 核心，矩阵" }, fx(L.x_core), sim },
+                        { "H200", { en = "64-core server CPU, matrix", zh = "64 核服务器 CPU，矩阵" }, fx(L.x_server), sim },
+                        { "H200", { en = "one CPU core, tiny vector", zh = "一个 CPU 核心，小向量" },
+                          fx(L.x_tiny_vec), sim },
+                        { "H200", { en = "16-core Xeon, BLAS", zh = "16 核 Xeon，BLAS" }, { en = "41x", zh = "41 倍" }, meas },
+                        { "H200", { en = "one Xeon core, plain loop", zh = "一个 Xeon 核心，朴素循环" }, { en = "34,000x", zh = "34,000 倍" }, meas } },
+               note = { en = "Below 1x the CPU wins.", zh = "小于 1 倍：CPU 赢。" } }
       L.say{
         en = string.format("What we saw, all from the simulator's own numbers: a GPU is fast because it works on "
           .. "thousands of threads at once. Against one core it won by %s; against a whole server CPU by %s here "

@@ -747,7 +747,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         static const int stall_status[STALL_COUNT] = { REC_WAIT_MEMORY, REC_WAIT_DEPENDENCY, REC_BARRIER,
                                                        REC_WAIT_PIPE, REC_EMPTY };
         static const char *const stall_en[STALL_COUNT] = { "memory", "result", "barrier", "unit", "no warp" };
-        static const char *const stall_zh[STALL_COUNT] = { "内存", "结果", "屏障", "单元", "无 warp" };
+        static const char *const stall_zh[STALL_COUNT] = { "等内存", "等结果", "等屏障", "等单元", "没有可发射的 warp" };
         double slots = (double)f->cycle * L->gdesc->sms * L->gdesc->schedulers_per_sm;
         double part[STALL_COUNT + 1], known = (double)f->warp_instrs;
         part[STALL_COUNT] = (double)f->warp_instrs;
@@ -762,7 +762,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         for (int k = 1; k < STALL_COUNT; k++)
             if (part[k] > part[worst])
                 worst = k;
-        snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · 等%s %.0f%%"),
+        snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · %s %.0f%%"),
                  100.0 * part[STALL_COUNT] / slots, c->m->zh ? stall_zh[worst] : stall_en[worst],
                  100.0 * part[worst] / slots);
         txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
@@ -1093,7 +1093,7 @@ static int lesson_height(ctx_t *c, int width, int height)
     const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
     int ths = text_height(c->t, S(c, SMALL));
     int words = text_draw_wrapped(c->t, say, 0, 0, width - S(c, 32), S(c, BODY), TEXT_SANS, c->th.ink, 0);
-    int need = S(c, 10) + words + S(c, 6) + 3 * ths + S(c, 10);
+    int need = S(c, 10) + words + S(c, 6) + text_height(c->t, S(c, BODY)) + S(c, 8) + 2 * ths + S(c, 10);
     int h = need > S(c, 150) ? need : S(c, 150);
     return h > height / 3 ? height / 3 : h;
 }
@@ -1107,8 +1107,8 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
     const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
     /* the words stop above the line of knob values (and the "go on" box),
      * smaller if they must: a long lesson text never runs over the keys */
-    int gy = y + h - 3 * text_height(c->t, S(c, SMALL)) - S(c, 10);
     int knob_y = y + h - 2 * text_height(c->t, S(c, SMALL)) - S(c, 8);
+    int gy = knob_y - text_height(c->t, S(c, BODY)) - S(c, 8);   /* the "go on" box, above the knob line */
     int say_h = (m->waiting || m->hold_run ? gy - S(c, 6) : knob_y - S(c, 2)) - py;
     txt_wrap_fit(c, say, px, py, iw, say_h > 0 ? say_h : 1, BODY, TEXT_SANS, c->th.ink);
     if (m->waiting || m->hold_run) {   /* the lesson holds: say how to go on */
