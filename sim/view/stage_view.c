@@ -819,6 +819,24 @@ static const SDL_Color board_colors[VIEW_BOARD_SERIES] = {
     { 213, 94, 0, 255 },  { 204, 121, 167, 255 }, { 86, 180, 233, 255 },
 };
 
+/* Series k's colour: the j-th measured series takes the colour of the j-th
+ * simulated one (the same quantity, from a real GPU: hollow and dashed). */
+static SDL_Color series_color(const ctx_t *c, const view_board_t *b, int k)
+{
+    int idx = k;
+    if (b->series[k].measured) {
+        int j = 0, sim = 0;
+        for (int i = 0; i < k; i++)
+            j += b->series[i].measured;
+        for (int i = 0; i < b->nseries; i++)
+            if (!b->series[i].measured && sim++ == j) {
+                idx = i;
+                break;
+            }
+    }
+    return idx == 0 ? c->th.accent : board_colors[idx % VIEW_BOARD_SERIES];
+}
+
 /* A step of 1, 2 or 5 x 10^k near span / 5. */
 static double nice_step(double span)
 {
@@ -859,15 +877,10 @@ static const char *btext(const ctx_t *c, const char (*s)[VIEW_BOARD_TEXT])
     return c->m->zh && s[1][0] ? s[1] : s[0];
 }
 
-static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int w, int h)
+/* The chart in the area from (ix, ty), iw wide, down to bottom. */
+static void draw_chart_board(ctx_t *c, const view_board_t *b, int ix, int ty, int iw, int bottom)
 {
     char buf[64];
-    int pad = S(c, 14), ix = x + pad, iw = w - 2 * pad;
-    int ty = y + S(c, 10);
-    txt_fit(c, btext(c, b->title), ix, ty, iw, HEAD, TEXT_BOLD, c->th.ink);
-    ty += text_height(c->t, S(c, HEAD)) + S(c, 6);
-    int note_h = board_note(c, b, ix, y, iw, h - S(c, 10));
-    int bottom = y + h - S(c, 10) - note_h - (note_h ? S(c, 8) : 0);
     /* y range: 0 to the largest value (points not there yet leave room) */
     double ymax = 0;
     for (int s = 0; s < b->nseries; s++)
@@ -886,7 +899,7 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
             tick_w = tw;
     }
     int ylab = th + S(c, 4);
-    int px = ix + ylab + tick_w + S(c, 8), pw = x + w - pad - px;
+    int px = ix + ylab + tick_w + S(c, 8), pw = ix + iw - px;
     int py = ty + th / 2, ph = bottom - py - 2 * th - S(c, 12);
     if (pw < S(c, 60) || ph < S(c, 40))
         return;
@@ -933,7 +946,7 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
     /* the series: lines between the points there are, a marker on each */
     int mk = S(c, 5);
     for (int s = 0; s < b->nseries; s++) {
-        SDL_Color k = s == 0 ? c->th.accent : board_colors[s % VIEW_BOARD_SERIES];
+        SDL_Color k = series_color(c, b, s);
         int prev = -1;
         for (int i = 0; i < b->n; i++) {
             double v = b->series[s].y[i];
@@ -984,7 +997,7 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
     if (b->nseries > 0) {
         fill(c, lx - S(c, 6), ly - S(c, 3), lw + S(c, 36), b->nseries * th + S(c, 6), c->th.panel);
         for (int s = 0; s < b->nseries; s++) {
-            SDL_Color k = s == 0 ? c->th.accent : board_colors[s % VIEW_BOARD_SERIES];
+            SDL_Color k = series_color(c, b, s);
             const char *name = b->series[s].name[c->m->zh && b->series[s].name[1][0] ? 1 : 0];
             int yy = ly + s * th;
             if (b->series[s].measured)
@@ -1000,14 +1013,9 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int x, int y, int 
          "课程的实验，边跑边画：每次运行结束，对应的点就出现。实心方块：模拟器；空心方块和虚线：在真实 GPU 上测得。");
 }
 
-static void draw_table_board(ctx_t *c, const view_board_t *b, int x, int y, int w, int h)
+/* The table in the area from (ix, ty), iw wide, down to bottom. */
+static void draw_table_board(ctx_t *c, const view_board_t *b, int ix, int ty, int iw, int bottom)
 {
-    int pad = S(c, 14), ix = x + pad, iw = w - 2 * pad;
-    int ty = y + S(c, 10);
-    txt_fit(c, btext(c, b->title), ix, ty, iw, HEAD, TEXT_BOLD, c->th.ink);
-    ty += text_height(c->t, S(c, HEAD)) + S(c, 8);
-    int note_h = board_note(c, b, ix, y, iw, h - S(c, 10));
-    int bottom = y + h - S(c, 10) - note_h - (note_h ? S(c, 8) : 0);
     int lang = c->m->zh ? 1 : 0, ncols = b->ncols < VIEW_BOARD_COLS ? b->ncols : VIEW_BOARD_COLS;
     int nrows = b->nrows < VIEW_BOARD_ROWS ? b->nrows : VIEW_BOARD_ROWS;
     int cw[VIEW_BOARD_COLS], gap = S(c, 18);
@@ -1075,10 +1083,20 @@ static void draw_table_board(ctx_t *c, const view_board_t *b, int x, int y, int 
 static void draw_board(ctx_t *c, const view_board_t *b, int x, int y, int w, int h)
 {
     fill(c, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8), c->th.panel);
+    x += S(c, 4);
+    y += S(c, 4);
+    w -= S(c, 8);
+    h -= S(c, 8);
+    /* the title on top, the conclusion at the bottom, the chart or table between */
+    int pad = S(c, 14), ix = x + pad, iw = w - 2 * pad, ty = y + S(c, 10);
+    txt_fit(c, btext(c, b->title), ix, ty, iw, HEAD, TEXT_BOLD, c->th.ink);
+    ty += text_height(c->t, S(c, HEAD)) + S(c, 6);
+    int note_h = board_note(c, b, ix, y, iw, h - S(c, 10));
+    int bottom = y + h - S(c, 10) - note_h - (note_h ? S(c, 8) : 0);
     if (b->kind == VIEW_BOARD_CHART)
-        draw_chart_board(c, b, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8));
+        draw_chart_board(c, b, ix, ty, iw, bottom);
     else
-        draw_table_board(c, b, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8));
+        draw_table_board(c, b, ix, ty + S(c, 2), iw, bottom);
 }
 
 /* ---- the lesson panel, help and tooltips -------------------------------- */
