@@ -17,6 +17,7 @@
 #include <SDL_image.h>
 #include <sys/stat.h>
 
+#include "chart.h"
 #include "cpu.h"
 #include "roofline.h"
 #include "stage.h"
@@ -451,6 +452,30 @@ static void test_fast_forward_clock(void **state)
     scene_free(&s);
 }
 
+/* A chart PNG (--charts) draws Chinese with the CJK font: two charts whose
+ * labels differ in one Chinese character differ in their pixels (drawn as
+ * boxes, as DejaVu Sans alone draws them, they would be the same). */
+static void test_chart_png_cjk(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    mkdir(FRAMES_DIR, 0755);
+    double x[3] = { 1, 2, 4 }, y[3] = { 1, 2, 3.5 };
+    chart_series_t ser = { "模拟器", y };
+    static const char *const titles[2] = { "相对一条路径的时间", "相对一条路径的时刻" };
+    static const char *const paths[2] = { FRAMES_DIR "/cjk1.png", FRAMES_DIR "/cjk2.png" };
+    for (int k = 0; k < 2; k++) {
+        chart_t c = { titles[k], "路径数 P", "时间（倍）", x, 3, &ser, 1, 1, 0, 0, NULL };
+        assert_int_equal(chart_save_png(&c, paths[k], &e), 0);
+    }
+    SDL_Surface *a = IMG_Load(paths[0]), *b = IMG_Load(paths[1]);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(diff_fraction(a, b) > 0.0);
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_board_golden),
         cmocka_unit_test(test_pagedown_during_run),
         cmocka_unit_test(test_fast_forward_clock),
+        cmocka_unit_test(test_chart_png_cjk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
