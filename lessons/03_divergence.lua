@@ -27,7 +27,7 @@ return {
         zh = "micro_diverge 把每个 warp 的 32 条通道分成 P 组（组号 = 通道号 mod P）；每组跑同样的乘加循环，"
           .. "但各走各的分支。无论 P 是多少，每个线程的有效工作量都一样。时间会怎样变化？",
       }
-      local g = simt.gpu{ arch = "edu-tiny" }
+      local g = L.gpu{ arch = "edu-tiny" }
       local P = L.knob("paths")
       local out = g:tensor{ 64, name = "out" }
       local r = L.run(g, "micro_diverge", { grid = 1, block = 64 }, P, 64, out)
@@ -39,19 +39,34 @@ return {
       }
     end,
     function(L)
-      local g = simt.gpu{ arch = "edu-tiny" }
+      L.say{
+        en = "Now P = 1, 2, 4, 8, 16 and 32, one run each. Each point appears when its run finishes, beside the real "
+          .. "H200's time for the same P (measured).",
+        zh = "现在 P = 1、2、4、8、16、32 各跑一次。每次运行结束，图上就出现一个点，旁边是真实 H200 在同样 P 下的时间（实测）。",
+      }
+      local g = L.gpu{ arch = "edu-tiny" }
       local cyc, ratio, util = {}, {}, {}
-      for i, P in ipairs(PATHS) do
-        local out = g:tensor{ 64, name = "out" }
-        local r = L.run(g, "micro_diverge", { grid = 1, block = 64 }, P, 64, out)
-        cyc[i], util[i] = r.cycles, r.lane_utilisation
-        ratio[i] = r.cycles / cyc[1]
-      end
       local real = {}
       for i = 1, #PATHS do real[i] = H200_MS[i] / H200_MS[1] end
-      L.chart{ name = "03_divergence", title = { en = "time relative to one path", zh = "相对一条路径的时间" },
-               x_label = { en = "paths P", zh = "路径数 P" }, y_label = { en = "x time of P = 1", zh = "P = 1 时间的倍数" },
-               x = PATHS, series = { { name = "simtlab", y = ratio }, { name = "H200 measured", y = real } } }
+      local c = L.chart{ name = "03_divergence", live = true,
+                         title = { en = "time relative to one path", zh = "相对一条路径的时间" },
+                         x_label = { en = "paths P per warp", zh = "每个 warp 的路径数 P" },
+                         y_label = { en = "time (x the time of P = 1)", zh = "时间（P = 1 时的倍数）" },
+                         run_label = { en = "paths = %s", zh = "路径数 = %s" },
+                         log_x = true, x = PATHS, series = { { name = { en = "simtlab (edu-tiny)", zh = "simtlab（edu-tiny）" }, y = {} },
+                                               { name = { en = "H200 measured", zh = "H200 实测" }, y = real,
+                                                 measured = true } } }
+      for i, P in ipairs(PATHS) do
+        local out = g:tensor{ 64, name = "out" }
+        local r = c:run(i, g, "micro_diverge", { grid = 1, block = 64 }, P, 64, out)
+        cyc[i], util[i] = r.cycles, r.lane_utilisation
+        ratio[i] = r.cycles / cyc[1]
+        c:set(1, i, ratio[i])
+      end
+      c:done{ en = string.format("A warp runs its paths one after another: 32 paths take %.0fx the time of one "
+                                 .. "(the real H200: %.0fx).", ratio[#PATHS], real[#PATHS]),
+              zh = string.format("warp 把各条路径一条接一条地跑：32 条路径的时间是 1 条的 %.0f 倍（真实 H200：%.0f 倍）。",
+                                 ratio[#PATHS], real[#PATHS]) }
       L.say{
         en = string.format("Time grows with the number of paths: 32 paths take %.1fx as long as one (the real H200, "
           .. "measured: %.1fx). Each warp runs path 0 with only its lanes switched on, then path 1, and so on; the "

@@ -28,15 +28,26 @@ return {
       }
     end,
     function(L)
+      L.say{
+        en = "Six copies of the same n floats, with strides S = 1, 2, 4 ... 32. Each point appears when its run finishes.",
+        zh = "同样 n 个数复制六次，步长 S = 1、2、4……32。每次运行结束，图上就出现一个点。",
+      }
       local n = L.knob("n")
-      local g = simt.gpu{ arch = "edu-tiny" }
+      local g = L.gpu{ arch = "edu-tiny" }
       local per_req, us, dram, eff = {}, {}, {}, {}
+      local c = L.chart{ name = "05_sectors", live = true,
+                         title = { en = "32-byte sectors per warp request", zh = "每次 warp 请求的 32 字节扇区数" },
+                         x_label = { en = "stride S (floats)", zh = "步长 S（个浮点数）" },
+                         y_label = { en = "sectors per request", zh = "每次请求的扇区数" },
+                         run_label = { en = "stride S = %s", zh = "步长 S = %s" }, log_x = true, x = STRIDES,
+                         series = { { name = { en = "simtlab (edu-tiny)", zh = "simtlab（edu-tiny）" }, y = {} } } }
       for i, S in ipairs(STRIDES) do
         local A = g:tensor{ n * S, init = "random", seed = 1, name = "in" }
         local out = g:tensor{ n, name = "out" }
-        local r = L.run(g, "copy_strided", { grid = (n + 127) // 128, block = 128 }, A, out, S, n)
+        local r = c:run(i, g, "copy_strided", { grid = (n + 127) // 128, block = 128 }, A, out, S, n)
         local warps = (n + 31) // 32
         per_req[i] = r.gld_sectors / warps
+        c:set(1, i, per_req[i])
         us[i], dram[i] = r.time_us, r.dram_bytes
         eff[i] = 100 * (n * 4) / (r.gld_sectors * 32)
         if i == 1 then
@@ -46,10 +57,11 @@ return {
           L.expect(ok, { en = "the copy is correct", zh = "复制的结果正确" })
         end
       end
-      L.chart{ name = "05_sectors", title = { en = "sectors per warp request, time", zh = "每次 warp 请求的扇区数与时间" },
-               x_label = { en = "stride S", zh = "步长 S" }, x = STRIDES,
-               series = { { name = "sectors/req", y = per_req }, { name = "time us", y = us },
-                          { name = "useful %", y = eff } } }
+      c:done{ en = string.format("Spread out, the same 32 useful floats need %.0f sectors instead of %.0f: %.1fx the time.",
+                                 per_req[#STRIDES], per_req[1], us[#STRIDES] / us[1]),
+              zh = string.format("分散开以后，同样 32 个有用的数要 %.0f 个扇区，而不是 %.0f 个：时间是 %.1f 倍。",
+                                 per_req[#STRIDES], per_req[1], us[#STRIDES] / us[1]) }
+      L.sweep = { per_req = per_req, us = us, eff = eff, dram = dram }
       L.say{
         en = string.format("S = 1: %.0f sectors per request, %.0f%% of the bytes moved are used, %s. S = 32: %.0f "
           .. "sectors, %.1f%% used, %s (%.1fx slower) for exactly the same useful data.", per_req[1], eff[1],
@@ -72,12 +84,24 @@ return {
                string.format("%d vs %d bytes", dram[#STRIDES], dram[1]))
     end,
     function(L)
+      local rows = {}
+      for i, S in ipairs(STRIDES) do
+        rows[i] = { S, L.sweep.per_req[i], string.format("%.1f%%", L.sweep.eff[i]), L.fmt_us(L.sweep.us[i]),
+                    L.commas(L.sweep.dram[i]) }
+      end
+      L.table{ title = { en = "The sweep of step 2", zh = "第 2 步的测量" },
+               columns = { { en = "stride S", zh = "步长 S" }, { en = "sectors per request", zh = "每次请求的扇区" },
+                           { en = "bytes used", zh = "有用的字节" }, { en = "time", zh = "时间" },
+                           { en = "DRAM bytes", zh = "显存字节" } },
+               rows = rows,
+               note = { en = "Same useful data, every row: only the pattern of the addresses changed.",
+                        zh = "每一行有用的数据都一样：变的只是地址的排列方式。" } }
       L.say{
         en = "The rule for a kernel author: let threadIdx.x (the fastest-changing thread index) walk along the "
           .. "fastest-changing array index. Exercise 5 (lessons/exercises/05_coalescing.s): a kernel walks a matrix "
           .. "down its columns; make it walk along the rows.",
-        zh = "写内核的规则：让 threadIdx.x（变化最快的线程下标）沿着数组里变化最快的下标走。练习 5"
-          .. "（lessons/exercises/05_coalescing.s）：一个内核沿着矩阵的列往下走，把它改成沿着行走。",
+        zh = "写核函数的规则：让 threadIdx.x（变化最快的线程下标）沿着数组里变化最快的下标走。练习 5"
+          .. "（lessons/exercises/05_coalescing.s）：一个核函数沿着矩阵的列往下走，把它改成沿着行走。",
       }
     end,
   },

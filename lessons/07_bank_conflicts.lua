@@ -34,22 +34,40 @@ return {
       }
     end,
     function(L)
-      local g = simt.gpu{ arch = "h200", sms = 1 }
+      L.say{
+        en = "One run per stride, on one H200 SM with 32 warps. Each point appears when its run finishes, beside the "
+          .. "real H200's time (measured) and gcd(S, 32), the passes each access needs.",
+        zh = "每个步长跑一次，在 H200 的一个 SM 上用 32 个 warp。每次运行结束，图上就出现一个点，旁边是真实 H200 的时间（实测）"
+          .. "和 gcd(S, 32)，即每次访问需要的轮数。",
+      }
+      local g = L.gpu{ arch = "h200", sms = 1 }
       local iters = L.knob("iters")
       local cyc, wf, ratio, real, want = {}, {}, {}, {}, {}
       for i, S in ipairs(STRIDES) do
-        local out = g:tensor{ 1024, name = "out" }
-        -- the table is never written (only addresses matter): no checker for uninitialised reads
-        local r = L.run(g, "micro_bank", { grid = 1, block = 1024, check = false }, S, iters, out)
-        cyc[i], wf[i] = r.cycles, r.smem_wavefronts
-        ratio[i] = cyc[i] / cyc[1]
         real[i] = H200_MS[i] / H200_MS[1]
         want[i] = gcd(S, 32)
       end
-      L.chart{ name = "07_banks", title = { en = "time relative to stride 1", zh = "相对步长 1 的时间" },
-               x_label = { en = "stride S", zh = "步长 S" }, x = STRIDES,
-               series = { { name = "gcd(S,32)", y = want }, { name = "simtlab", y = ratio },
-                          { name = "H200 measured", y = real } } }
+      local c = L.chart{ name = "07_banks", live = true,
+                         title = { en = "time relative to stride 1", zh = "相对步长 1 的时间" },
+                         x_label = { en = "stride S (words)", zh = "步长 S（字）" },
+                         y_label = { en = "time (x stride 1)", zh = "时间（步长 1 的倍数）" },
+                         run_label = { en = "stride S = %s", zh = "步长 S = %s" }, x = STRIDES,
+                         series = { { name = { en = "simtlab (1 H200 SM)", zh = "simtlab（H200 的 1 个 SM）" }, y = {} },
+                                    { name = { en = "H200 measured", zh = "H200 实测" }, y = real, measured = true },
+                                    { name = { en = "gcd(S, 32): passes per access", zh = "gcd(S, 32)：每次访问的轮数" },
+                                      y = want } } }
+      for i, S in ipairs(STRIDES) do
+        local out = g:tensor{ 1024, name = "out" }
+        -- the table is never written (only addresses matter): no checker for uninitialised reads
+        local r = c:run(i, g, "micro_bank", { grid = 1, block = 1024, check = false }, S, iters, out)
+        cyc[i], wf[i] = r.cycles, r.smem_wavefronts
+        ratio[i] = cyc[i] / cyc[1]
+        c:set(1, i, ratio[i])
+      end
+      c:done{ en = string.format("All 32 lanes on one bank (S = 32): %.0fx the time; one word of padding (S = 33) "
+                                 .. "and it is 1x again.", ratio[6]),
+              zh = string.format("32 条通道挤在一个 bank 上（S = 32）：时间 %.0f 倍；每行补一个字（S = 33），又回到 1 倍。",
+                                 ratio[6]) }
       L.say{
         en = string.format("Stride 32 puts all 32 lanes on one bank: %.1fx the time of stride 1 (the real H200: %.1fx). "
           .. "Stride 33 (a row of 32 words padded by one) spreads them over all 32 banks again: %.2fx.",

@@ -26,11 +26,15 @@ return {
         en = string.format("The H200 model: %.1f TFLOP/s of FP32 (%d SMs x %d lanes x 2 x %.2f GHz) and %s GB/s of "
           .. "DRAM bandwidth. Divide: a kernel needs %.1f FLOP per byte it moves from DRAM before arithmetic "
           .. "becomes the limit (the ridge point). With BF16 Tensor Cores (989 TFLOP/s dense, datasheet) the ridge "
-          .. "is at %.0f FLOP per byte: the \"memory wall\" articles talk about.", peak / 1000, d.sms,
+          .. "is at %.0f FLOP per byte: the \"memory wall\" articles talk about. The articles' memory wall has a "
+          .. "second side, capacity: a model whose weights do not fit in the GPU's 141 GB of memory must be split "
+          .. "over several GPUs or squeezed into smaller number formats, however fast the arithmetic.", peak / 1000, d.sms,
           d.fp32_lanes_per_sm, d.clock_mhz / 1000, L.commas(d.dram_gbps), peak / d.dram_gbps, 989400 / d.dram_gbps),
         zh = string.format("H200 模型：FP32 算力 %.1f TFLOP/s（%d 个 SM x %d 条通道 x 2 x %.2f GHz），显存带宽 %s GB/s。"
           .. "两者相除：一个内核每从显存搬一个字节，要做 %.1f 次浮点运算，瓶颈才从内存变成算力（屋脊点）。"
-          .. "用 BF16 张量核心（标称稠密 989 TFLOP/s）时，屋脊点在每字节 %.0f 次运算：这就是文章里说的“内存墙”。",
+          .. "用 BF16 张量核心（标称稠密 989 TFLOP/s）时，屋脊点在每字节 %.0f 次运算：这就是文章里说的“内存墙”。"
+          .. "文章里的内存墙还有另一面，显存容量：模型的权重放不进 GPU 的 141 GB 显存，算得再快也只能拆到几块 GPU 上，"
+          .. "或者量化成更小的数字格式。",
           peak / 1000, d.sms, d.fp32_lanes_per_sm, d.clock_mhz / 1000, L.commas(d.dram_gbps), peak / d.dram_gbps,
           989400 / d.dram_gbps),
       }
@@ -41,7 +45,7 @@ return {
     function(L)
       -- the whole H200 model: with a lowered dram_gbps, vecadd's stores (counted in dram_bytes but
       -- not charged to DRAM time) put it above the lowered roof (teacher notes), so no slice here
-      local g = simt.gpu{ arch = "h200" }
+      local g = L.gpu{ arch = "h200" }
       local d = g.desc
       local peak = d.sms * d.fp32_lanes_per_sm * 2 * d.clock_mhz / 1000
       local bw = d.dram_gbps
@@ -52,11 +56,17 @@ return {
         local gflops = r.flops / r.time_us / 1000
         pts[#pts + 1] = { name = name, ai = r.flops / math.max(1, r.dram_bytes), gflops = gflops, r = r }
       end
-      add("vecadd", (W.vecadd(g, 1 << 20)))
-      add("matmul_naive", (W.matmul(g, "matmul_naive", n)))
-      add("matmul_tiled16", (W.matmul(g, "matmul_tiled16", n)))
+      L.say{
+        en = "Four kernels on the H200 model, each a point on the roofline: vecadd, the naive and the tiled matrix "
+          .. "multiply, and micro_fma8. The chart follows the runs.",
+        zh = "在 H200 模型上跑四个核函数，每个都是屋顶线上的一个点：vecadd、朴素和分块的矩阵乘法，以及 micro_fma8。跑完后出图。",
+      }
+      L.label("vecadd"); add("vecadd", (W.vecadd(g, 1 << 20)))
+      L.label("matmul_naive"); add("matmul_naive", (W.matmul(g, "matmul_naive", n)))
+      L.label("matmul_tiled16"); add("matmul_tiled16", (W.matmul(g, "matmul_tiled16", n)))
       local out = g:tensor{ d.sms * 1024, name = "out" }
-      add("micro_fma8", L.run(g, "micro_fma8", { grid = d.sms, block = 1024 }, 8, out))
+      L.label("micro_fma8"); add("micro_fma8", L.run(g, "micro_fma8", { grid = d.sms, block = 1024 }, 8, out))
+      L.label(nil)
       L.chart{ name = "08_roofline", title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
                roofline = { peak_gflops = peak, peak_gbs = bw, points = pts } }
       L.pts, L.ridge = pts, ridge
@@ -75,7 +85,7 @@ return {
       }
       for _, p in ipairs(pts) do
         local roof = math.min(peak, p.ai * bw)
-        L.expect(p.gflops <= 1.02 * roof, { en = "no kernel rises above its roof", zh = "没有内核能超过自己的屋顶" },
+        L.expect(p.gflops <= 1.02 * roof, { en = "no kernel rises above its roof", zh = "没有核函数能超过自己的屋顶" },
                  string.format("%s: %.0f <= %.0f GFLOP/s", p.name, p.gflops, roof))
       end
       L.expect(v.ai < ridge and mm.ai > ridge, {
@@ -93,9 +103,9 @@ return {
       L.say{
         en = "Every kernel of lessons 1-7 is a point on this roofline (the chart, and the table printed with it). To move a point up, first ask which "
           .. "roof is above it: left of the ridge, move fewer bytes (coalescing, tiling, smaller number formats); "
-          .. "right of it, do the arithmetic faster (Tensor Cores, lesson 9).",
-        zh = "第 1 到 7 课的每个内核都是这条屋顶线上的一个点（见屋顶线图和随图打印的表）。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
-          .. "就少搬字节（合并访存、分块、更小的数字格式）；在右边，就让计算更快（张量核心，第 9 课）。",
+          .. "right of it, do the arithmetic faster (Tensor Cores and smaller formats, part two of the course).",
+        zh = "第 1 到 7 课的每个核函数都是这条屋顶线上的一个点（见屋顶线图和随图打印的表）。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
+          .. "就少搬字节（合并访存、分块、更小的数字格式）；在右边，就让计算更快（张量核心和更小的数字格式，课程的第二部分）。",
       }
     end,
   },

@@ -90,7 +90,7 @@ static const char usage_text[] =
     "                            16M, a list 1K,1M or a range 1K:16M): time, algbw and\n"
     "                            busbw as nccl-tests define them, result checked;\n"
     "                            --json: time_s, algbw_gbs, busbw_gbs\n"
-    "  -h, --help                show this help\n"
+    "  -h, --help                show this help (--lang zh: in Chinese)\n"
     "  --version                 show the version\n"
     "\n"
     "GPU options (run, show and sweep): they win over the script's own numbers; every\n"
@@ -128,19 +128,23 @@ static const char usage_text2[] =
     "                            folder, limits on run time and memory\n"
     "  --lang en|zh              the language of lessons and the window (default: from\n"
     "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n"
-    "stage options (show and demo):\n"
+    "stage options (show, demo and lesson):\n"
     "  --headless                draw off-screen even where there is a display\n"
     "  --screenshot FILE.png     write the last frame as a PNG\n"
     "  --frames DIR              headless: write every frame as DIR/frame-NNNNNN.png ...\n"
     "  --every N                 ... or every Nth frame\n"
+    "  --auto SECONDS            every wait goes on by itself after SECONDS (a projector)\n"
+    "  SIMTLAB_WINDOW=1024x600 and SIMTLAB_THEME=dark set the picture's size and theme\n"
     "  (show also takes the run options above)\n"
     "keys in the window (H or F1 shows them too):\n"
     "  Space pause / go on       Right one step (paused)   Left look back (paused)\n"
     "  Up / Down faster / slower (remembered)\n"
     "  [ / ] half / double SMs   , / . half / double memory bandwidth (the script\n"
     "                            decides what to run again)   R run again\n"
-    "  PageDown / PageUp next / previous step   P screenshot (PNG in this folder)\n"
+    "  PageDown / PageUp next / previous step (during a run too)   P screenshot\n"
     "  L English / 中文   T light / dark   + / - zoom   Tab details   Q, Esc quit\n"
+    ;
+static const char usage_text3[] =
     "sweep options:\n"
     "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
     "  --values A,B,...          its values, in order\n"
@@ -174,6 +178,8 @@ static const char usage_text2[] =
     "current directory, then the source tree simtlab was built from.\n"
     "exit status: 0 ok, 1 the script or file failed, 2 bad usage.\n";
 
+#include "help_zh.h"
+
 #define MAX_SETS 64
 
 /* Options of `run` and `sweep`, pointing into argv. */
@@ -204,6 +210,7 @@ typedef struct cli_opts {
     const char *screenshot;        /* --screenshot FILE.png                */
     const char *frames;            /* --frames DIR                         */
     const char *every;             /* --every N                            */
+    const char *auto_s;            /* --auto SECONDS                       */
     const char *default_png;       /* headless without --screenshot: this  */
 } cli_opts_t;
 
@@ -378,6 +385,7 @@ static int parse_opts(int argc, char **argv, int i, int sweep, int stage, cli_op
         else if (strcmp(opt, "--screenshot") == 0 && stage) slot = &o->screenshot;
         else if (strcmp(opt, "--frames") == 0 && stage) slot = &o->frames;
         else if (strcmp(opt, "--every") == 0 && stage) slot = &o->every;
+        else if (strcmp(opt, "--auto") == 0 && stage) slot = &o->auto_s;
         else if (strcmp(opt, "--stats") == 0 && !sweep) slot = &o->stats;
         else if (strcmp(opt, "--trace") == 0 && !sweep) slot = &o->trace;
         else if (strcmp(opt, "--trace-every") == 0 && !sweep) slot = &o->trace_every;
@@ -466,6 +474,14 @@ static int parse_opts(int argc, char **argv, int i, int sweep, int stage, cli_op
     if (o->every && (atoi(o->every) < 1 || strspn(o->every, "0123456789") != strlen(o->every))) {
         usage_error("--every needs a whole number >= 1, got '%s'", o->every);
         return -1;
+    }
+    if (o->auto_s) {
+        char *end = NULL;
+        double t = strtod(o->auto_s, &end);
+        if (!end || *end || !(t >= 1) || t > 3600) {
+            usage_error("--auto needs a number of seconds from 1 to 3600, got '%s'", o->auto_s);
+            return -1;
+        }
     }
     if (o->every && !o->frames) {
         usage_error("%s", "--every needs --frames DIR");
@@ -616,7 +632,8 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
         const char *base = strrchr(script, '/');
         snprintf(title, sizeof title, "simtlab - %s", base ? base + 1 : script);
         stage_opts_t so = { .headless = o->headless, .screenshot = o->screenshot, .frames_dir = o->frames,
-                            .every = o->every ? atoi(o->every) : 1, .lang = o->lang, .title = title };
+                            .every = o->every ? atoi(o->every) : 1, .lang = o->lang, .title = title,
+                            .auto_s = o->auto_s ? atof(o->auto_s) : 0.0 };
         simt_err_clear(&err);
         stage = stage_open(&so, &err);
         if (!stage) {
@@ -719,10 +736,11 @@ static int run_script(const char *script, int nargs, char **args, const cli_opts
 #ifdef SIMT_HAVE_STAGE
     if (stage) {
         simt_err_clear(&err);
+        int shown = stage_shown(stage);
         if (stage_close(stage, &err) != 0) {
             fprintf(stderr, "simtlab: %s\n", err.msg);
             rc = 1;
-        } else if (o->screenshot || default_png) {
+        } else if ((o->screenshot || default_png) && shown) {
             printf("simtlab: picture of the last frame written to %s\n", o->screenshot ? o->screenshot : default_png);
         }
     }
@@ -1312,9 +1330,25 @@ static int run_command(int argc, char **argv)
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd)
         return usage_error("%s", "missing command");
+    /* --lang anywhere: `simtlab --lang zh lesson 3` is `simtlab lesson 3 --lang zh` */
+    if (strcmp(cmd, "--lang") == 0 && argc > 3) {
+        char *l = argv[1], *v = argv[2];
+        memmove(argv + 1, argv + 3, (size_t)(argc - 3) * sizeof *argv);
+        argv[argc - 2] = l;
+        argv[argc - 1] = v;
+        cmd = argv[1];
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, stdout);
-        fputs(usage_text2, stdout);
+        /* in Chinese with --lang zh, or a Chinese locale without --lang */
+        const char *lang = lstage_lang_from_env();
+        for (int i = 2; i + 1 < argc; i++)
+            if (strcmp(argv[i], "--lang") == 0)
+                lang = argv[i + 1];
+        int zh = strcmp(lang, "zh") == 0;
+        fputs(zh ? usage_zh : usage_text, stdout);
+        fputs(zh ? usage_zh2 : usage_text2, stdout);
+        if (!zh)
+            fputs(usage_text3, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {

@@ -37,10 +37,29 @@
 --           roofline = {peak_gflops=, peak_gbs=, points={{name=, ai=, gflops=}}}}
 --                           a table on stdout, a PNG when the runner was
 --                           with charts on, as NAME.png in the output folder (simt.roofline;
---                           on a stage the roofline is shown in place of the runs)
---   L.table{name=, title=, columns={c1, c2, ...}, rows={{v1, v2, ...}, ...}}
+--                           on a stage the roofline is shown in place of the runs);
+--                           on a stage the chart is drawn beside the runs (axes,
+--                           legend, both languages). Optional fields: note = {en=, zh=}
+--                           (the one-sentence conclusion under it), measured = true in
+--                           a series (a real GPU's numbers: hollow squares, dashed),
+--                           xtext = {"1", "2", ...} (how the x values are written).
+--     live = true           returns a chart that fills in as the experiment runs:
+--                             local c = L.chart{..., live = true, run_label = {en = "paths = %s", zh = "路径数 = %s"}}
+--                             for i, P in ipairs(PATHS) do
+--                               local r = c:run(i, g, "micro_diverge", cfg, ...)  -- L.run labelled "paths = 8"
+--                               c:set(1, i, r.cycles)                             -- the point appears
+--                             end
+--                             c:done{en = "conclusion", zh = "结论"}              -- stdout table, PNG, note
+--                           (series y tables may start empty; run_label defaults to
+--                           "X_LABEL = x")
+--   L.table{name=, title=, columns={c1, c2, ...}, rows={{v1, v2, ...}, ...}, note=}
 --                           a table with aligned columns (titles and column
---                           names a string or {en=, zh=}; cells strings or numbers)
+--                           names a string or {en=, zh=}; cells strings, numbers or
+--                           {en=, zh=}); on a stage drawn as a table beside the runs
+--   L.label{en=, zh=}       what the next runs are, shown on them ("warps per SM = 16"; nil: none)
+--   L.gpu{arch=, ...}       simt.gpu with the window's knob keys applied ([ ] halve or
+--                           double the SMs, , . the DRAM bandwidth); a step that makes
+--                           its GPUs with L.gpu is re-run by those keys
 --   L.knob(name)            the knob's value: the command line's, else the default
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
 --                           numbers; false raises "lessons/NN_x.lua:LINE:
@@ -50,7 +69,8 @@
 --   L.lang, L.window        "en"/"zh"; true when a person is watching
 --   L.fmt_us(us), L.fmt_x(ratio [, "zh"]), L.commas(n)   number formatting
 --                           ("283x"; with "zh": "283 倍")
--- On a stage a chart's numbers also appear, as text, after the next say.
+-- Knobs (meta.knobs {name, range, default, en, zh}) are checked before the
+-- first step: a misspelled or out-of-range knob is an error naming them all.
 -- Every number a lesson shows must come from a launch result or a cited
 -- measurement (say which). A claim that does not hold must fail loudly.
 
@@ -126,6 +146,64 @@ function lesson.validate(t, where)
   return t
 end
 
+-- Check the knobs given on the command line ({name = "value"}) against
+-- meta.knobs before anything runs: an unknown name, a value that is not a
+-- number or one outside the range raises a message (in lang) that names
+-- every knob of the lesson with its range.
+function lesson.check_knobs(meta, given, lang)
+  local zh = lang == "zh"
+  local list = {}
+  for _, k in ipairs(meta.knobs or {}) do
+    list[#list + 1] = string.format(zh and "%s = %s..%s（默认 %s）：%s" or "%s = %s..%s (default %s): %s", k.name,
+                                    tostring(k.range[1]), tostring(k.range[2]), tostring(k.default), zh and k.zh or k.en)
+  end
+  local known = #list == 0 and (zh and string.format("第 %d 课没有可调参数。", meta.number)
+                                    or string.format("lesson %d has no knobs.", meta.number))
+                or ((zh and "本课的参数：\n  " or "its knobs:\n  ") .. table.concat(list, "\n  "))
+  local names = {}
+  for name in pairs(given or {}) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local v, spec = given[name], nil
+    for _, k in ipairs(meta.knobs or {}) do if k.name == name then spec = k end end
+    local why
+    if not spec then
+      why = zh and string.format("第 %d 课没有叫“%s”的参数", meta.number, name)
+               or string.format("lesson %d has no knob '%s'", meta.number, name)
+    elseif type(spec.default) == "number" then
+      local x = tonumber(v)
+      if not x or (math.type(spec.default) == "integer" and x ~= math.floor(x)) then
+        why = zh and string.format("参数 %s 要一个%s，得到的是“%s”", name,
+                                   math.type(spec.default) == "integer" and "整数" or "数", tostring(v))
+                 or string.format("knob %s needs a %s, got '%s'", name,
+                                  math.type(spec.default) == "integer" and "whole number" or "number", tostring(v))
+      elseif x < spec.range[1] or x > spec.range[2] then
+        why = zh and string.format("参数 %s = %s 超出范围 %s..%s", name, tostring(v), tostring(spec.range[1]),
+                                   tostring(spec.range[2]))
+                 or string.format("knob %s = %s is outside %s..%s", name, tostring(v), tostring(spec.range[1]),
+                                  tostring(spec.range[2]))
+      end
+    end
+    -- bad usage: exit status 2, no traceback (sim/main.c)
+    if why then error({ simtlab_exit = 2, message = why .. (zh and "。" or "; ") .. known }, 0) end
+  end
+end
+
+-- the knobs as one line for the stage: "knobs: paths = 32 (1..32)"
+function lesson.knobs_line(meta, given)
+  if not meta.knobs or #meta.knobs == 0 then return nil end
+  local en, zh = {}, {}
+  for _, k in ipairs(meta.knobs) do
+    local v = (given or {})[k.name] or k.default
+    en[#en + 1] = string.format("%s = %s (%s..%s)", k.name, tostring(v), tostring(k.range[1]), tostring(k.range[2]))
+  end
+  local line = table.concat(en, ", ")
+  return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", line, meta.number, meta.knobs[1].name,
+                              tostring(meta.knobs[1].range[1])),
+           zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", line, meta.number, meta.knobs[1].name,
+                              tostring(meta.knobs[1].range[1])) }
+end
+
 -- A fresh L for one run of lesson t. opts: lang ("en"/"zh"), knobs
 -- ({name = value} from the command line), file (for messages), charts
 -- (a folder for chart PNGs, or nil), quiet (no stdout from say/expect).
@@ -138,6 +216,7 @@ function lesson.new(t, opts)
   L.lang = opts.lang or simt.lang()
   L.window = simt.on_stage() == "window"
   L.checks = {}       -- {ok = bool, en = ..., zh = ..., detail = ...} per expect
+  L.notes = {}        -- the conclusions ({en=, zh=}) under the charts and tables, for the summary
   L.fmt_us, L.commas, L.kernel = fmt_us, commas, kernel
 
   local function text(t2)
@@ -146,24 +225,24 @@ function lesson.new(t, opts)
     return t2.en or t2.zh
   end
   L.text = text
+  local function text_in(t2, lang)
+    if type(t2) == "string" then return t2 end
+    return (lang == "zh" and t2.zh) or t2.en or t2.zh
+  end
   -- "283x" in English, "283 倍" in Chinese (for zh = ... strings pass "zh")
   function L.fmt_x(r, lang) return fmt_x(r, lang or "en") end
-  local pending_chart   -- on a stage: the last chart's table, shown with the next say
 
   function L.say(t2)
     if type(t2) ~= "string" and (type(t2) ~= "table" or not (t2.en or t2.zh)) then
       error("L.say needs {en = \"...\", zh = \"...\"}", 2)
     end
     if opts.quiet and not simt.on_stage() then return end
-    if pending_chart and simt.on_stage() and type(t2) == "table" then
-      t2 = { en = (t2.en or t2.zh) .. "\n" .. pending_chart.en, zh = (t2.zh or t2.en) .. "\n" .. pending_chart.zh }
-      pending_chart = nil
-    end
     simt.say(t2)
   end
 
   -- knobs: command line value (checked against the range), else default
   local given = opts.knobs or {}
+  L.given = given
   function L.knob(name)
     for _, k in ipairs(meta.knobs or {}) do
       if k.name == name then
@@ -203,26 +282,6 @@ function lesson.new(t, opts)
     return simt.race(l2)
   end
 
-  -- the chart as a few lines of text in language lang
-  local function chart_text(c, lang)
-    local function tx(t2) if type(t2) == "string" then return t2 end return (lang == "zh" and t2.zh) or t2.en end
-    local lines = { tx(c.title or "") .. ":" }
-    if c.roofline then
-      for _, p in ipairs(c.roofline.points) do
-        lines[#lines + 1] = string.format("%s %s FLOP/B -> %s GFLOP/s", p.name, readable(p.ai), readable(p.gflops))
-      end
-    else
-      for i, x in ipairs(c.x) do
-        local parts = {}
-        for _, s in ipairs(c.series) do
-          if s.y[i] then parts[#parts + 1] = string.format("%s %s", s.name, readable(s.y[i])) end
-        end
-        lines[#lines + 1] = string.format("%s %s: %s", tx(c.x_label or "x"), tostring(x), table.concat(parts, ", "))
-      end
-    end
-    return table.concat(lines, " · ")
-  end
-
   -- simt.roofline's arguments for a chart's roofline (GFLOP/s and GB/s in,
   -- TFLOP/s and TB/s out); points that have no DRAM traffic are left out
   local function roofline_args(c, path, title)
@@ -236,16 +295,25 @@ function lesson.new(t, opts)
              bandwidths = { { name = "DRAM", tbs = rf.peak_gbs / 1000 } }, points = pts }
   end
 
-  function L.chart(c)
+  -- a chart's x values as the lesson writes them
+  local function xtexts(c)
+    local t = {}
+    for i, x in ipairs(c.x) do t[i] = c.xtext and c.xtext[i] or (math.type(x) == "integer" and tostring(x) or readable(x)) end
+    return t
+  end
+
+  -- show chart c on the stage (now: the index of the x being run, or nil)
+  local function show_chart(c, now)
+    if not simt.on_stage() or simt.board == nil then return end
+    local series = {}
+    for k, sr in ipairs(c.series) do series[k] = { name = sr.name, y = sr.y, measured = sr.measured } end
+    simt.board{ kind = "chart", title = c.title or "", note = c.note, x_label = c.x_label or "", y_label = c.y_label or "",
+                x = c.x, xtext = xtexts(c), series = series, log_x = c.log_x, now = now }
+  end
+
+  -- the chart's table on stdout and its PNG (--charts)
+  local function chart_out(c)
     local title = text(c.title or "")
-    if c.roofline and simt.roofline ~= nil and simt.on_stage() then
-      simt.roofline(roofline_args(c, nil, title))   -- shown on the stage in place of the runs
-    end
-    if simt.on_stage() then
-      local en, zh = chart_text(c, "en"), chart_text(c, "zh")
-      if pending_chart then en, zh = pending_chart.en .. "\n" .. en, pending_chart.zh .. "\n" .. zh end
-      pending_chart = { en = en, zh = zh }
-    end
     if not (opts.quiet and not simt.on_stage()) then
       print("  " .. title)
       if c.roofline then
@@ -257,17 +325,18 @@ function lesson.new(t, opts)
         end
       else
         local head = string.format("    %-14s", text(c.x_label or "x"))
-        for _, s in ipairs(c.series) do head = head .. string.format(" %14s", s.name) end
+        for _, sr in ipairs(c.series) do head = head .. string.format(" %14s", text(sr.name)) end
         print(head)
         for i, x in ipairs(c.x) do
           local row = string.format("    %-14s", tostring(x))
-          for _, s in ipairs(c.series) do
-            local y = s.y[i]
+          for _, sr in ipairs(c.series) do
+            local y = sr.y[i]
             row = row .. (y and string.format(" %14.4g", y) or string.format(" %14s", "-"))
           end
           print(row)
         end
       end
+      if c.note then print("  " .. text(c.note)) end
     end
     if opts.charts and c.name then
       -- a plain name: the sandbox writes it into the output folder (--out DIR)
@@ -275,10 +344,71 @@ function lesson.new(t, opts)
       if c.roofline and simt.roofline ~= nil then
         simt.roofline(roofline_args(c, path, title))
       elseif not c.roofline and simt.chart ~= nil then
+        local series = {}
+        for k, sr in ipairs(c.series) do series[k] = { name = text(sr.name), y = sr.y } end
         pcall(simt.chart, { path = path, title = title, x_label = text(c.x_label or ""),
-                            y_label = text(c.y_label or ""), x = c.x, series = c.series, log_x = c.log_x })
+                            y_label = text(c.y_label or ""), x = c.x, series = series, log_x = c.log_x })
       end
     end
+  end
+
+  -- a live chart: points set as their runs finish (see the header)
+  local Live = {}
+  Live.__index = Live
+  function Live:run(i, dev, k, cfg, ...)
+    local c, xt = self.c, xtexts(self.c)[i]
+    local fmt = c.run_label or { en = text_in(c.x_label or "x", "en") .. " = %s", zh = text_in(c.x_label or "x", "zh") .. " = %s" }
+    L.label{ en = string.format(text_in(fmt, "en"), xt), zh = string.format(text_in(fmt, "zh"), xt) }
+    show_chart(c, i)
+    local r = L.run(dev, k, cfg, ...)
+    return r
+  end
+  function Live:set(k, i, y)
+    self.c.series[k].y[i] = y
+    show_chart(self.c, nil)
+  end
+  function Live:done(note)
+    if note then self.c.note = note end
+    if self.c.note then L.notes[#L.notes + 1] = self.c.note end
+    L.label(nil)
+    show_chart(self.c, nil)
+    chart_out(self.c)
+  end
+
+  function L.chart(c)
+    if type(c) ~= "table" or (not c.roofline and (type(c.x) ~= "table" or type(c.series) ~= "table")) then
+      error("L.chart needs {title = ..., x = {...}, series = {{name = ..., y = {...}}, ...}}", 2)
+    end
+    local title = text(c.title or "")
+    if c.live and not c.roofline then
+      for _, sr in ipairs(c.series) do sr.y = sr.y or {} end
+      show_chart(c, nil)
+      return setmetatable({ c = c }, Live)
+    end
+    if c.roofline and simt.roofline ~= nil and simt.on_stage() then
+      simt.roofline(roofline_args(c, nil, title))   -- shown on the stage in place of the runs
+    elseif not c.roofline then
+      show_chart(c, nil)
+    end
+    if c.note then L.notes[#L.notes + 1] = c.note end
+    chart_out(c)
+  end
+
+  function L.label(t2)
+    if simt.on_stage() then simt.run_label(t2) end
+  end
+
+  -- simt.gpu with the window's knob keys applied: [ ] scale the SMs, , . the DRAM bandwidth
+  L.scale = opts.scale or { sms = 1, dram = 1 }
+  function L.gpu(t2)
+    L.uses_gpu_keys = true
+    if L.scale.sms == 1 and L.scale.dram == 1 then return simt.gpu(t2) end
+    local d = simt.gpu{ arch = t2.arch }.desc
+    local t3 = {}
+    for k, v in pairs(t2) do t3[k] = v end
+    t3.sms = math.max(1, math.min(1024, math.floor((t2.sms or d.sms) * L.scale.sms + 0.5)))
+    t3.dram_gbps = (t2.dram_gbps or d.dram_gbps) * L.scale.dram
+    return simt.gpu(t3)
   end
 
   -- the terminal width of a string: CJK characters take two columns
@@ -324,15 +454,25 @@ function lesson.new(t, opts)
       error("L.table needs {title = ..., columns = {...}, rows = {{...}, ...}}", 2)
     end
     local function tx(v, lang) if type(v) == "table" then return (lang == "zh" and v.zh) or v.en end return v or "" end
-    if simt.on_stage() then
-      local en = tx(t2.title, "en") .. ":\n" .. table.concat(table_lines(t2, "en"), "\n")
-      local zh = tx(t2.title, "zh") .. ":\n" .. table.concat(table_lines(t2, "zh"), "\n")
-      if pending_chart then en, zh = pending_chart.en .. "\n" .. en, pending_chart.zh .. "\n" .. zh end
-      pending_chart = { en = en, zh = zh }
+    if simt.on_stage() and simt.board ~= nil then
+      local rows, numeric = {}, {}
+      for j = 1, #t2.columns do numeric[j] = #t2.rows > 0 end
+      for i, r in ipairs(t2.rows) do
+        rows[i] = {}
+        for j = 1, #t2.columns do
+          local v = r[j]
+          if type(v) ~= "number" then numeric[j] = false end
+          rows[i][j] = type(v) == "number" and readable(v) or (v == nil and "-" or v)
+        end
+      end
+      simt.board{ kind = "table", title = t2.title or "", note = t2.note, columns = t2.columns, rows = rows,
+                  numeric = numeric, alone = t2.alone }
     end
+    if t2.note then L.notes[#L.notes + 1] = t2.note end
     if not (opts.quiet and not simt.on_stage()) then
       print("  " .. tx(t2.title, L.lang))
       for _, line in ipairs(table_lines(t2, L.lang)) do print("    " .. line) end
+      if t2.note then print("  " .. tx(t2.note, L.lang)) end
     end
   end
 
@@ -348,6 +488,13 @@ function lesson.new(t, opts)
                             detail and ("  (" .. detail .. ")") or ""))
       end
       return true
+    end
+    if L.scale.sms ~= 1 or L.scale.dram ~= 1 then
+      -- the window's knob keys changed the GPU: the lesson's story may not
+      -- hold on it, and that is worth seeing, not a crash
+      simt.status{ en = "on this changed GPU the claim does not hold: " .. claim.en,
+                   zh = "换了参数的 GPU 上，这个结论不成立：" .. claim.zh }
+      return false
     end
     error(string.format("claim does not hold: %s%s\n  (%s: the lesson must not tell this story "
                         .. "when the simulator's numbers disagree)", claim.en,

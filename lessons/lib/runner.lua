@@ -80,31 +80,95 @@ function runner.list(lang, quiet)
   return rows
 end
 
+-- the knob keys of the window and how each changes the GPU of L.gpu
+local KEYS = { sms_half = { "sms", 0.5 }, sms_double = { "sms", 2 }, dram_half = { "dram", 0.5 },
+               dram_double = { "dram", 2 } }
+
+-- The summary screen after the last step: the lesson's point and every
+-- claim the simulator's numbers upheld, as a table.
+local function summary(L, t, title)
+  local m = t.meta
+  simt.title(title, { en = "summary", zh = "小结" })
+  simt.lesson_knobs(lesson.knobs_line(m, L.given), true)
+  local rows, seen = {}, {}
+  for _, n in ipairs(L.notes) do   -- what the charts and tables showed
+    if #rows < 6 then rows[#rows + 1] = { "•", n } end
+  end
+  for _, c in ipairs(L.checks) do
+    local key = c.en
+    if not seen[key] and #rows < 14 then
+      seen[key] = true
+      rows[#rows + 1] = { c.ok and "✓" or "✗", { en = c.en, zh = c.zh } }
+    end
+  end
+  if simt.board ~= nil and simt.on_stage() and #rows > 0 then
+    simt.board{ kind = "table", title = { en = "What the simulator showed", zh = "模拟器证实了什么" },
+                columns = { "", { en = "• measured   ✓ claim checked on the simulator's numbers",
+                                  zh = "• 测量结果   ✓ 用模拟器的数字核对过的结论" } },
+                rows = rows, alone = true }
+  end
+  L.say{ en = string.format("Lesson %d in one sentence: %s %s", m.number, m.concept.en,
+                            L.window and "Space or PageDown closes the lesson; PageUp goes back." or ""),
+         zh = string.format("第 %d 课一句话：%s%s", m.number, m.concept.zh,
+                            L.window and "按空格或 PageDown 结束本课，PageUp 返回上一步。" or "") }
+end
+
 -- runner.run(n, opts): run lesson n. opts: lang, knobs, quiet, charts.
+-- The knobs are checked first (an error names them all). In a window the
+-- first run of each step waits for Space, the knob keys re-run a step that
+-- makes its GPU with L.gpu, and the lesson ends on a summary screen.
 -- Returns L (L.checks holds every expect). Raises on a failed claim.
 function runner.run(n, opts)
   opts = opts or {}
   local t, name = load_lesson(n)
   local m = t.meta
-  local L = lesson.new(t, { lang = opts.lang, knobs = opts.knobs, quiet = opts.quiet,
+  lesson.check_knobs(m, opts.knobs, opts.lang or simt.lang())
+  local scale = { sms = 1, dram = 1 }
+  local L = lesson.new(t, { lang = opts.lang, knobs = opts.knobs, quiet = opts.quiet, scale = scale,
                             charts = opts.charts, file = "lessons/" .. name .. ".lua" })
   local nsteps = #t.steps
   local title = {
     en = string.format("Lesson %d: %s", m.number, m.title.en),
     zh = string.format("第 %d 课：%s", m.number, m.title.zh),
   }
+  local knobs = lesson.knobs_line(m, opts.knobs)
+  if simt.on_stage() then simt.hold_runs(L.window) end
   local i = 1
-  while i <= nsteps do
+  while i <= nsteps + 1 do
+    if i > nsteps then   -- the summary screen (a window waits on it; headless it is the last picture)
+      if not simt.on_stage() then break end
+      summary(L, t, title)
+      if not L.window then break end
+      local ev
+      repeat ev = simt.pause() until ev == nil or ev == "next" or ev == "prev" or ev == "quit"
+      if ev == "prev" then i = nsteps else break end
+    end
     -- both languages: the window's L key switches them while the step runs
     local step = { en = string.format("step %d of %d", i, nsteps), zh = string.format("第 %d 步，共 %d 步", i, nsteps) }
     if not (opts.quiet and not simt.on_stage()) then simt.title(title, step) end
+    L.uses_gpu_keys = false
+    if simt.on_stage() then simt.lesson_knobs(knobs, true) end
     t.steps[i](L)
+    if simt.on_stage() then simt.lesson_knobs(knobs, L.uses_gpu_keys) end
     if L.window then
       -- wait for a key that moves: next (PageDown, Space, Right), prev
       -- (PageUp: the step before, run again), restart (R: this step again);
-      -- knob keys the lesson does not use are ignored
+      -- a knob key re-runs a step that made its GPU with L.gpu, and says so
+      -- when the step has none
       local ev
-      repeat ev = simt.pause() until ev == nil or ev == "next" or ev == "prev" or ev == "restart" or ev == "quit"
+      repeat
+        ev = simt.pause()
+        local key = KEYS[ev]
+        if key and L.uses_gpu_keys then
+          scale[key[1]] = math.max(1 / 8, math.min(8, scale[key[1]] * key[2]))
+          simt.status{ en = string.format("step %d again on a changed GPU: SMs x%g, DRAM bandwidth x%g", i, scale.sms,
+                                          scale.dram),
+                       zh = string.format("用改过的 GPU 重跑第 %d 步：SM 数 x%g，显存带宽 x%g", i, scale.sms, scale.dram) }
+          ev = "restart"
+        elseif key then
+          simt.status{ en = "this step runs no GPU that the keys [ ] , . change", zh = "这一步没有可以用 [ ] , . 键改变的 GPU" }
+        end
+      until ev == nil or ev == "next" or ev == "prev" or ev == "restart" or ev == "quit"
       if ev == "prev" then
         i = math.max(1, i - 1)
       elseif ev == "quit" then

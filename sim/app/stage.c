@@ -39,6 +39,7 @@ typedef struct slane {
     gpu_desc_t gd;
     cpu_desc_t cd;
     char kernel[64];
+    char label_en[96], label_zh[96];  /* "paths = 8": what this run of a sweep is */
     double clock_mhz;
     rec_t *rec;
     float *out;                   /* a copy of the output values; owned       */
@@ -74,7 +75,7 @@ struct stage {
     double mouse_moved;           /* real seconds of the last motion          */
     int back;                     /* frames looked back while paused          */
     char *title_en, *title_zh, *step_en, *step_zh, *say_en, *say_zh;
-    char status[1200];
+    char status[1200], status_zh[1200];
     double status_until;          /* real seconds                             */
     slane_t lane[LSTAGE_MAX_LANES];
     int nlanes;
@@ -94,6 +95,17 @@ struct stage {
     view_model_t model;
     char shot[1024];              /* stage_set_screenshot's copy              */
     SDL_Surface *picture;         /* a chart shown instead of the runs; owned */
+    view_board_t board;           /* a chart or table beside the runs         */
+    char label_en[96], label_zh[96]; /* the label of the next runs            */
+    char knobs_en[400], knobs_zh[400]; /* the lesson's knobs                  */
+    int knobs_used;
+    int hold_runs;                /* the first run of a step waits for Space  */
+    int step_fresh;               /* no run yet in this step                  */
+    int hold_run;                 /* waiting before a run                     */
+    int skip;                     /* PageDown / PageUp during a run: the runs of
+                                   * this step go on unwatched                */
+    const char *skip_ev;          /* and then this event ("next" / "prev")    */
+    double auto_left;             /* --auto: seconds left in this wait        */
 };
 
 /* ---- small things ------------------------------------------------------- */
@@ -116,6 +128,7 @@ static double now_s(void)
 
 static void set_status(stage_t *s, const char *msg)
 {
+    s->status_zh[0] = '\0';
     snprintf(s->status, sizeof s->status, "%s", msg);
     s->status_until = now_s() + 4.0;
 }
@@ -267,6 +280,14 @@ static void fill_model(stage_t *s)
     m->mouse_y = s->headless ? -1 : s->mouse_y;
     m->focus = -1;
     m->picture = s->picture;
+    m->board = s->board.kind != VIEW_BOARD_NONE ? &s->board : NULL;
+    m->hold_run = s->hold_run;
+    m->auto_left = s->o.auto_s > 0 && (s->waiting || s->hold_run) ? s->auto_left : 0.0;
+    m->knobs_en = s->knobs_en[0] ? s->knobs_en : NULL;
+    m->knobs_zh = s->knobs_zh[0] ? s->knobs_zh : NULL;
+    m->knobs_off = s->knobs_en[0] && !s->knobs_used;
+    if (m->status && s->zh && s->status_zh[0])
+        m->status = s->status_zh;
     m->nlanes = s->nlanes;
     for (int i = 0; i < s->nlanes; i++) {
         slane_t *l = &s->lane[i];
@@ -275,6 +296,8 @@ static void fill_model(stage_t *s)
         v->gdesc = &l->gd;
         v->cdesc = &l->cd;
         v->kernel = l->kernel;
+        v->label_en = l->label_en[0] ? l->label_en : NULL;
+        v->label_zh = l->label_zh[0] ? l->label_zh : NULL;
         v->rec = l->rec;
         uint64_t total = rec_total(l->rec);
         uint64_t back = (uint64_t)s->back < total ? (uint64_t)s->back : (total ? total - 1 : 0);
@@ -420,8 +443,8 @@ static int handle_events(stage_t *s, int *step)
             case SDLK_COMMA: push_event(s, "dram_half"); knob = 1; break;
             case SDLK_PERIOD: push_event(s, "dram_double"); knob = 1; break;
             case SDLK_r: push_event(s, "restart"); knob = 1; break;
-            case SDLK_PAGEDOWN: push_event(s, "next"); break;
-            case SDLK_PAGEUP: push_event(s, "prev"); break;
+            case SDLK_PAGEDOWN: s->skip = 1; s->skip_ev = "next"; break;
+            case SDLK_PAGEUP: s->skip = 1; s->skip_ev = "prev"; break;
             case SDLK_p: screenshot(s); break;
             case SDLK_l: s->zh = !s->zh; break;
             case SDLK_t: s->dark = !s->dark; break;
@@ -590,6 +613,8 @@ static void free_lanes(stage_t *s)
 
 /* ---- lstage_ops --------------------------------------------------------- */
 
+static const char *hold_before_run(stage_t *s);
+
 static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
 {
     stage_t *s = self;
@@ -607,6 +632,8 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
         l->lane = &lanes[i];
         l->is_cpu = lanes[i].cpu != NULL;
         snprintf(l->kernel, sizeof l->kernel, "%s", lanes[i].kernel);
+        memcpy(l->label_en, s->label_en, sizeof l->label_en);
+        memcpy(l->label_zh, s->label_zh, sizeof l->label_zh);
         if (l->is_cpu) {
             l->cd = *cpu_run_desc(lanes[i].cpu);
             l->clock_mhz = l->cd.clock_mhz;
@@ -643,10 +670,18 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
         if (s->lane[i].lane)
             capture(&s->lane[i]);
     int how = LSTAGE_FINISHED;
+    /* a step's first run waits for Space, so that its words are read first */
+    if (!s->headless && s->hold_runs && s->step_fresh && !s->skip) {
+        s->step_fresh = 0;
+        const char *ev = hold_before_run(s);
+        if (ev && strcmp(ev, "quit") == 0)
+            how = LSTAGE_QUIT;
+    }
+    s->step_fresh = 0;
     s->last_tick = SDL_GetPerformanceCounter();
     /* headless without frames to write: nobody watches, run to the end */
     int watch = !s->headless || s->o.frames_dir;
-    for (;;) {
+    for (; how != LSTAGE_QUIT;) {
         int running = 0;
         for (int i = 0; i < s->nlanes; i++)
             running |= lane_running(&s->lane[i]);
@@ -670,6 +705,10 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
         if (s->quit) {
             how = LSTAGE_QUIT;
             break;
+        }
+        if (s->skip) {   /* PageDown / PageUp: the rest of this step unwatched */
+            watch = 0;
+            continue;
         }
         if (!s->paused)
             tick(s, dt);
@@ -696,7 +735,7 @@ static void op_say(void *self, const char *en, const char *zh)
     fputs(shown ? shown : "", stdout);
     fputc('\n', stdout);
     fflush(stdout);
-    if (!s->headless)
+    if (!s->headless || s->o.frames_dir)
         draw(s);
 }
 
@@ -711,6 +750,10 @@ static void op_title(void *self, const char *en, const char *zh, const char *ste
     s->title_zh = dup_str(zh);
     s->step_en = dup_str(step_en);
     s->step_zh = dup_str(step_zh);
+    s->board.kind = VIEW_BOARD_NONE;   /* a new step: its own chart, its own runs */
+    s->label_en[0] = s->label_zh[0] = '\0';
+    s->step_fresh = 1;
+    s->skip = 0;
     const char *shown = s->zh && zh ? zh : en;
     const char *step = s->zh && step_zh ? step_zh : step_en;
     printf("== %s%s%s\n", shown ? shown : "", step ? "  " : "", step ? step : "");
@@ -718,6 +761,21 @@ static void op_title(void *self, const char *en, const char *zh, const char *ste
 }
 
 static const char *hold(stage_t *s);
+
+/* Before a step's first run: the lanes are on the stage, not started,
+ * until Space (or Right, or --auto's time). PageDown / PageUp skip the
+ * step's runs (s->skip stays set); Q returns "quit". */
+static const char *hold_before_run(stage_t *s)
+{
+    s->nev = 0;
+    s->paused = 0;
+    s->hold_run = 1;
+    const char *ev = hold(s);
+    s->hold_run = 0;
+    s->paused = 0;
+    s->nev = 0;
+    return ev;
+}
 
 /* Hold the picture until the user goes on: Space, Right or PageDown give
  * "next"; knob keys and PageUp give their own event; Q gives "quit". */
@@ -728,6 +786,10 @@ static const char *op_pause(void *self)
         return NULL;
     s->nev = 0;   /* keys pressed before the pause were for the run */
     s->paused = 0;
+    if (s->skip) {   /* PageDown / PageUp during the step's runs */
+        s->skip = 0;
+        return s->skip_ev;
+    }
     s->waiting = 1;
     const char *r = hold(s);
     s->waiting = 0;
@@ -738,12 +800,20 @@ static const char *op_pause(void *self)
 static const char *hold(stage_t *s)
 {
     const char *ev;
+    s->auto_left = s->o.auto_s;
     for (;;) {
         int step = 0;
-        frame_dt(s);
+        double dt = frame_dt(s);
         handle_events(s, &step);
         if (s->quit)
             return "quit";
+        if (s->skip) {   /* PageDown / PageUp (before a run: its step's runs are skipped) */
+            if (!s->hold_run)
+                s->skip = 0;
+            return s->skip_ev;
+        }
+        if (s->o.auto_s > 0 && !s->help && (s->auto_left -= dt) <= 0)
+            return "next";
         if (s->paused || step) {   /* Space (or Right) while holding: go on */
             s->paused = 0;
             s->back = 0;
@@ -792,6 +862,47 @@ static int op_roofline(void *self, const struct roofline *rf, simt_err_t *err)
     return 0;
 }
 
+static void op_board(void *self, const view_board_t *b)
+{
+    stage_t *s = self;
+    if (b)
+        s->board = *b;
+    else
+        s->board.kind = VIEW_BOARD_NONE;
+    if (!s->headless || s->o.frames_dir)
+        draw(s);
+}
+
+static void op_label(void *self, const char *en, const char *zh)
+{
+    stage_t *s = self;
+    snprintf(s->label_en, sizeof s->label_en, "%s", en ? en : "");
+    snprintf(s->label_zh, sizeof s->label_zh, "%s", zh ? zh : (en ? en : ""));
+}
+
+static void op_status(void *self, const char *en, const char *zh)
+{
+    stage_t *s = self;
+    set_status(s, en ? en : "");
+    snprintf(s->status_zh, sizeof s->status_zh, "%s", zh ? zh : "");
+    printf("simtlab: %s\n", s->zh && zh ? zh : (en ? en : ""));
+    fflush(stdout);
+}
+
+static void op_knobs(void *self, const char *en, const char *zh, int used)
+{
+    stage_t *s = self;
+    snprintf(s->knobs_en, sizeof s->knobs_en, "%s", en ? en : "");
+    snprintf(s->knobs_zh, sizeof s->knobs_zh, "%s", zh ? zh : (en ? en : ""));
+    s->knobs_used = used;
+}
+
+static void op_hold_runs(void *self, int on)
+{
+    stage_t *s = self;
+    s->hold_runs = on;
+}
+
 static const char *op_lang(void *self)
 {
     const stage_t *s = self;
@@ -819,6 +930,15 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
         lang_set = 1;
     }
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
+    /* SIMTLAB_WINDOW=WxH (e.g. 1024x600, 1920x1080) and SIMTLAB_THEME=dark:
+     * to look at a lesson as a classroom would, headless too */
+    const char *ws = getenv("SIMTLAB_WINDOW");
+    int ew, eh;
+    if (ws && sscanf(ws, "%dx%d", &ew, &eh) == 2 && ew >= 640 && eh >= 400 && ew <= 7680 && eh <= 4320) {
+        w = ew;
+        h = eh;
+    }
+    const char *theme = getenv("SIMTLAB_THEME");
     s->headless = o->headless;
     if (!s->headless) {
         const char *drv = getenv("SDL_VIDEODRIVER");
@@ -861,6 +981,8 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
     }
     if (!lang_set)
         s->zh = strcmp(lstage_lang_from_env(), "zh") == 0;
+    if (theme && theme[0])
+        s->dark = strcmp(theme, "dark") == 0;
     if (make_canvas(s, w, h, err) != 0) {
         simt_err_t e2;
         stage_close(s, &e2);
@@ -871,7 +993,8 @@ stage_t *stage_open(const stage_opts_t *o, simt_err_t *err)
                         "will show as boxes\n");
     s->ops = (lstage_ops_t){ .self = s, .interactive = !s->headless, .play = op_play, .say = op_say, .title = op_title,
                              .pause = op_pause, .event = op_event, .lang = op_lang,
-                             .roofline = op_roofline };
+                             .roofline = op_roofline, .board = op_board, .label = op_label,
+                             .status = op_status, .knobs = op_knobs, .hold_runs = op_hold_runs };
     s->last_tick = SDL_GetPerformanceCounter();
     if (s->win) {
         SDL_SetWindowMinimumSize(s->win, 640, 400);
@@ -888,6 +1011,11 @@ void stage_set_screenshot(stage_t *s, const char *path)
     s->o.screenshot = s->shot;
 }
 int stage_headless(const stage_t *s) { return s->headless; }
+
+int stage_shown(const stage_t *s)
+{
+    return s->title_en || s->say_en || s->nlanes || s->picture || s->board.kind != VIEW_BOARD_NONE;
+}
 unsigned long stage_frames(const stage_t *s) { return s->frames; }
 
 void stage_frame_times(const stage_t *s, double *draw_ms, double *sim_ms)
@@ -902,7 +1030,7 @@ int stage_close(stage_t *s, simt_err_t *err)
     int rc = 0;
     if (!s)
         return 0;
-    if (s->o.screenshot && s->soft) {
+    if (s->o.screenshot && s->soft && stage_shown(s)) {
         s->status[0] = '\0';
         rc = save_png(s, s->o.screenshot, err);
     }

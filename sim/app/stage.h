@@ -34,6 +34,8 @@ typedef struct stage_opts {
     const char *lang;          /* "en", "zh" or NULL (remembered, else LANG)    */
     int width, height;         /* 0: 1280 x 720                                 */
     const char *title;         /* window title                                  */
+    double auto_s;             /* > 0: every wait goes on by itself after this
+                                * many seconds (--auto, for a projector)        */
 } stage_opts_t;
 
 typedef struct stage stage_t;
@@ -51,6 +53,10 @@ void stage_set_screenshot(stage_t *s, const char *path);
 const lstage_ops_t *stage_ops(stage_t *s);
 
 int stage_headless(const stage_t *s);
+
+/* 1 once anything was shown (a title, words, a run or a chart); a stage
+ * that showed nothing (the script stopped at once) writes no screenshot. */
+int stage_shown(const stage_t *s);
 
 /* Frames drawn so far (for tests and the bench). */
 unsigned long stage_frames(const stage_t *s);

@@ -1074,8 +1074,11 @@ int cpu_run_advance(cpu_run_t *r, uint64_t until, uint64_t max_steps, simt_err_t
             break;
         r->now = low > r->now ? low : r->now;
         if (k->fe > until || (max_steps && steps >= max_steps)) {
-            if (until < UINT64_MAX && until > r->now && r->second > until)
-                r->now = until;   /* nothing else happens before `until` */
+            /* nothing else happens before `until`: only when this core is
+             * past it (stopped by max_steps it is not, and the clock must
+             * not run ahead of it: a fast-forwarded stage showed that) */
+            if (until < UINT64_MAX && until > r->now && r->second > until && k->fe > until)
+                r->now = until;
             return CPU_RUN_MORE;
         }
         /* Stop at `until` and at the next sample (to take it on time);

@@ -2,6 +2,7 @@
  * lang / title (see lstage.h). */
 #include "lstage.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#ifdef SIMT_HAVE_VIEW
+#include "stage_view.h"
+#endif
 
 #define STAGE_KEY "simt.stage"      /* registry: lstage_ops_t * (light)   */
 #define LANG_KEY "simt.lang"        /* registry: "en" / "zh" (no stage)    */
@@ -320,11 +324,250 @@ static int l_on_stage(lua_State *L)
     return 1;
 }
 
+/* ---- simt.board, simt.run_label, simt.status, simt.lesson_knobs,
+ * simt.hold_runs: what a lesson shows on the stage besides its runs. Every
+ * field is read with raw access (no metamethod runs) and copied into C
+ * memory before the stage is called. */
+
+/* Copy the value at stack index idx (a string, or {en = ..., zh = ...})
+ * into en and zh (each n bytes; zh empty when there is none). */
+static void copy_text(lua_State *L, int idx, char *en, char *zh, size_t n)
+{
+    en[0] = zh[0] = '\0';
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        snprintf(en, n, "%s", lua_tostring(L, idx));
+    } else if (lua_type(L, idx) == LUA_TNUMBER) {
+        lua_pushvalue(L, idx);
+        snprintf(en, n, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+    } else if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_pushliteral(L, "en");
+        if (lua_rawget(L, idx) == LUA_TSTRING)
+            snprintf(en, n, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        lua_pushliteral(L, "zh");
+        if (lua_rawget(L, idx) == LUA_TSTRING)
+            snprintf(zh, n, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (!en[0])
+            snprintf(en, n, "%s", zh);
+    }
+}
+
+/* field key of the table at idx pushed (raw); returns its type */
+static int raw_field(lua_State *L, int idx, const char *key)
+{
+    int t = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    return lua_rawget(L, t);
+}
+
+#ifdef SIMT_HAVE_VIEW
+static void field_text(lua_State *L, int idx, const char *key, char *en, char *zh, size_t n)
+{
+    raw_field(L, idx, key);
+    copy_text(L, -1, en, zh, n);
+    lua_pop(L, 1);
+}
+
+/* Read a board table (argument 1) into b; raises on a wrong shape. */
+static void read_board(lua_State *L, view_board_t *b)
+{
+    memset(b, 0, sizeof *b);
+    b->now = -1;
+    char kind[16], unused[16];
+    field_text(L, 1, "kind", kind, unused, sizeof kind);
+    b->kind = strcmp(kind, "chart") == 0 ? VIEW_BOARD_CHART : strcmp(kind, "table") == 0 ? VIEW_BOARD_TABLE : -1;
+    if (b->kind < 0)
+        lutil_argerror(L, 1, "kind must be \"chart\" or \"table\"");
+    field_text(L, 1, "title", b->title[0], b->title[1], sizeof b->title[0]);
+    raw_field(L, 1, "alone");
+    b->alone = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    field_text(L, 1, "note", b->note[0], b->note[1], sizeof b->note[0]);
+    if (b->kind == VIEW_BOARD_CHART) {
+        field_text(L, 1, "x_label", b->x_label[0], b->x_label[1], sizeof b->x_label[0]);
+        field_text(L, 1, "y_label", b->y_label[0], b->y_label[1], sizeof b->y_label[0]);
+        raw_field(L, 1, "log_x");
+        b->log_x = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (raw_field(L, 1, "now") == LUA_TNUMBER)
+            b->now = (int)lua_tointeger(L, -1) - 1;
+        lua_pop(L, 1);
+        if (raw_field(L, 1, "x") != LUA_TTABLE)
+            lutil_argerror(L, 1, "a chart needs x = {numbers}");
+        int n = (int)lua_rawlen(L, -1);
+        b->n = n < VIEW_BOARD_X ? n : VIEW_BOARD_X;
+        for (int i = 0; i < b->n; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            b->x[i] = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (raw_field(L, 1, "xtext") == LUA_TTABLE)
+            for (int i = 0; i < b->n; i++) {
+                char zh[16];
+                lua_rawgeti(L, -1, i + 1);
+                copy_text(L, -1, b->xtext[i], zh, sizeof b->xtext[i]);
+                lua_pop(L, 1);
+            }
+        else
+            for (int i = 0; i < b->n; i++)
+                snprintf(b->xtext[i], sizeof b->xtext[i], "%g", b->x[i]);
+        lua_pop(L, 1);
+        if (raw_field(L, 1, "series") != LUA_TTABLE)
+            lutil_argerror(L, 1, "a chart needs series = {{name =, y =}, ...}");
+        int ns = (int)lua_rawlen(L, -1);
+        b->nseries = ns < VIEW_BOARD_SERIES ? ns : VIEW_BOARD_SERIES;
+        for (int k = 0; k < b->nseries; k++) {
+            if (lua_rawgeti(L, -1, k + 1) != LUA_TTABLE)
+                lutil_argerror(L, 1, "series[%d] must be a table {name =, y =}", k + 1);
+            field_text(L, -1, "name", b->series[k].name[0], b->series[k].name[1], sizeof b->series[k].name[0]);
+            raw_field(L, -1, "measured");
+            b->series[k].measured = lua_toboolean(L, -1);
+            lua_pop(L, 1);
+            int has_y = raw_field(L, -1, "y") == LUA_TTABLE;
+            for (int i = 0; i < b->n; i++) {
+                double v = NAN;
+                if (has_y && lua_rawgeti(L, -1, i + 1) == LUA_TNUMBER)
+                    v = lua_tonumber(L, -1);
+                if (has_y)
+                    lua_pop(L, 1);
+                b->series[k].y[i] = v;
+            }
+            lua_pop(L, 2);
+        }
+        lua_pop(L, 1);
+        return;
+    }
+    if (raw_field(L, 1, "columns") != LUA_TTABLE)
+        lutil_argerror(L, 1, "a table needs columns = {...}");
+    int nc = (int)lua_rawlen(L, -1);
+    b->ncols = nc < VIEW_BOARD_COLS ? nc : VIEW_BOARD_COLS;
+    for (int j = 0; j < b->ncols; j++) {
+        lua_rawgeti(L, -1, j + 1);
+        copy_text(L, -1, b->cell[0][0][j], b->cell[1][0][j], VIEW_BOARD_CELL);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (raw_field(L, 1, "rows") != LUA_TTABLE)
+        lutil_argerror(L, 1, "a table needs rows = {{...}, ...}");
+    int nr = (int)lua_rawlen(L, -1);
+    b->nrows = nr < VIEW_BOARD_ROWS ? nr : VIEW_BOARD_ROWS;
+    for (int i = 1; i <= b->nrows; i++) {
+        if (lua_rawgeti(L, -1, i) == LUA_TTABLE)
+            for (int j = 0; j < b->ncols; j++) {
+                int t = lua_rawgeti(L, -1, j + 1);
+                b->numeric[i][j] = t == LUA_TNUMBER;
+                copy_text(L, -1, b->cell[0][i][j], b->cell[1][i][j], VIEW_BOARD_CELL);
+                lua_pop(L, 1);
+            }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (raw_field(L, 1, "numeric") == LUA_TTABLE)   /* columns to right-align (numbers written as text) */
+        for (int j = 0; j < b->ncols; j++) {
+            lua_rawgeti(L, -1, j + 1);
+            if (lua_toboolean(L, -1))
+                for (int i = 1; i <= b->nrows; i++)
+                    b->numeric[i][j] = 1;
+            lua_pop(L, 1);
+        }
+    lua_pop(L, 1);
+}
+#endif
+
+/* simt.board(t or nil): a chart or table on the stage (nothing without
+ * one). t = {kind = "chart", title =, note =, x_label =, y_label =, x =,
+ * xtext =, series = {{name =, y =, measured =}}, log_x =, now =} or
+ * {kind = "table", title =, note =, columns =, rows =, numeric =}; texts
+ * are strings or {en =, zh =}. Returns true when a stage shows it. */
+static int l_board(lua_State *L)
+{
+    const lstage_ops_t *ops = lstage_get(L);
+    if (!lua_isnoneornil(L, 1))
+        luaL_checktype(L, 1, LUA_TTABLE);
+#ifdef SIMT_HAVE_VIEW
+    if (ops && ops->board) {
+        if (lua_isnoneornil(L, 1)) {
+            ops->board(ops->self, NULL);
+        } else {
+            view_board_t *b = lua_newuserdatauv(L, sizeof *b, 0);   /* collected with the call */
+            read_board(L, b);
+            ops->board(ops->self, b);
+        }
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+#endif
+    (void)ops;
+    lua_pushboolean(L, 0);
+    return 1;
+}
+
+/* argument arg as en / zh (nil: both empty) */
+static void arg_text(lua_State *L, int arg, char *en, char *zh, size_t n)
+{
+    if (!lua_isnoneornil(L, arg) && !lua_isstring(L, arg) && !lua_istable(L, arg))
+        lutil_argerror(L, arg, "text must be a string or {en = \"...\", zh = \"...\"}");
+    copy_text(L, arg, en, zh, n);
+}
+
+/* simt.run_label(text or nil): what the next runs are ("paths = 8") */
+static int l_run_label(lua_State *L)
+{
+    char en[96], zh[96];
+    arg_text(L, 1, en, zh, sizeof en);
+    const lstage_ops_t *ops = lstage_get(L);
+    if (ops && ops->label)
+        ops->label(ops->self, en[0] ? en : NULL, zh[0] ? zh : NULL);
+    return 0;
+}
+
+/* simt.status(text): a short notice (printed without a stage) */
+static int l_status(lua_State *L)
+{
+    char en[400], zh[400];
+    arg_text(L, 1, en, zh, sizeof en);
+    const lstage_ops_t *ops = lstage_get(L);
+    if (ops && ops->status) {
+        ops->status(ops->self, en, zh[0] ? zh : NULL);
+        return 0;
+    }
+    printf("%s\n", strcmp(current_lang(L), "zh") == 0 && zh[0] ? zh : en);
+    return 0;
+}
+
+/* simt.lesson_knobs(text or nil, used): the lesson's knobs on the stage,
+ * and whether the step now showing uses the knob keys */
+static int l_lesson_knobs(lua_State *L)
+{
+    char en[400], zh[400];
+    arg_text(L, 1, en, zh, sizeof en);
+    int used = lua_toboolean(L, 2);
+    const lstage_ops_t *ops = lstage_get(L);
+    if (ops && ops->knobs)
+        ops->knobs(ops->self, en[0] ? en : NULL, zh[0] ? zh : NULL, used);
+    return 0;
+}
+
+/* simt.hold_runs(on): a step's first run waits for Space in a window */
+static int l_hold_runs(lua_State *L)
+{
+    const lstage_ops_t *ops = lstage_get(L);
+    if (ops && ops->hold_runs)
+        ops->hold_runs(ops->self, lua_toboolean(L, 1));
+    return 0;
+}
+
 void lstage_register(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         { "race", l_race }, { "say", l_say }, { "title", l_title }, { "pause", l_pause },
-        { "event", l_event }, { "lang", l_lang }, { "on_stage", l_on_stage }, { NULL, NULL }
+        { "event", l_event }, { "lang", l_lang }, { "on_stage", l_on_stage }, { "board", l_board },
+        { "run_label", l_run_label }, { "status", l_status }, { "lesson_knobs", l_lesson_knobs },
+        { "hold_runs", l_hold_runs }, { NULL, NULL }
     };
     if (luaL_newmetatable(L, RACE_MT)) {
         lua_pushcfunction(L, race_gc);

@@ -24,6 +24,7 @@
 #include "gpu.h"
 
 struct roofline;   /* sim/view/roofline.h */
+struct view_board; /* sim/view/stage_view.h */
 
 #define LSTAGE_MAX_LANES 4
 /* registry key set to true when the user closed the window (the error
@@ -83,6 +84,19 @@ typedef struct lstage_ops {
      * borrowed for the call) in place of the runs until the next play.
      * Returns 0, or -1 with err. */
     int (*roofline)(void *self, const struct roofline *rf, simt_err_t *err);
+    /* Show a chart or a table beside the runs (copied; NULL: none) until
+     * the next step's title. */
+    void (*board)(void *self, const struct view_board *b);
+    /* What the next runs are, shown on them ("paths = 8"; NULL: nothing). */
+    void (*label)(void *self, const char *en, const char *zh);
+    /* A short notice on the screen for a few seconds. */
+    void (*status)(void *self, const char *en, const char *zh);
+    /* The lesson's knobs as one line (NULL: none), and whether the step
+     * now showing uses the knob keys ([ ] , . R). */
+    void (*knobs)(void *self, const char *en, const char *zh, int used);
+    /* on != 0: the first run of each step waits for Space (so its text is
+     * read first); PageDown / PageUp during a run cut it short. */
+    void (*hold_runs)(void *self, int on);
 } lstage_ops_t;
 
 /* Give L's binding a stage (ops is not copied: it must outlive L), or

@@ -20,6 +20,7 @@
 #include <SDL_ttf.h>
 
 #include "palette.h"
+#include "text.h"
 
 #define CHART_MAX_TICKS 64
 
@@ -34,6 +35,8 @@ typedef struct chart_ctx {
     TTF_Font *title_font;    /* 20 px                                      */
     TTF_Font *label_font;    /* 15 px axis labels and legend               */
     TTF_Font *tick_font;     /* 13 px tick labels                          */
+    TTF_Font *cjk[3];        /* the same sizes in the CJK font (or NULL):
+                              * Chinese titles, labels and legends        */
     int px, py, pw, ph;      /* plot area: left, top, width, height        */
     double x0, x1, y0, y1;   /* data range shown (x in log10 if log_x)     */
     int log_x;
@@ -100,6 +103,19 @@ static void line(chart_ctx_t *c, int xa, int ya, int xb, int yb, Uint32 col)
     }
 }
 
+/* The font for str: the CJK font of font's size when str has Chinese (a
+ * UTF-8 lead byte of U+3000 and above) and there is one, else font. */
+static TTF_Font *pick(const chart_ctx_t *c, TTF_Font *font, const char *str)
+{
+    int cjk = 0;
+    for (const unsigned char *p = (const unsigned char *)str; p && *p && !cjk; p++)
+        cjk = *p >= 0xE3 && *p <= 0xEF;
+    if (!cjk)
+        return font;
+    TTF_Font *f = font == c->title_font ? c->cjk[0] : font == c->label_font ? c->cjk[1] : c->cjk[2];
+    return f ? f : font;
+}
+
 /* Draw text with its anchor at (x, y): ax/ay 0 = left/top, 1 = centre,
  * 2 = right/bottom. rotate: turn a quarter left (for the y label).
  * Returns the drawn width (after turning), 0 for empty text. */
@@ -112,7 +128,7 @@ static int text(chart_ctx_t *c, TTF_Font *font, const char *str, int x, int y, i
     int w;
     if (!str || !str[0])
         return 0;
-    t = TTF_RenderUTF8_Blended(font, str, black);
+    t = TTF_RenderUTF8_Blended(pick(c, font, str), str, black);
     if (!t)
         return 0;
     if (rotate) {
@@ -151,10 +167,10 @@ static int text(chart_ctx_t *c, TTF_Font *font, const char *str, int x, int y, i
     return w;
 }
 
-static int text_width(TTF_Font *font, const char *str)
+static int label_width(const chart_ctx_t *c, TTF_Font *font, const char *str)
 {
     int w = 0, h = 0;
-    if (TTF_SizeUTF8(font, str, &w, &h) != 0)
+    if (TTF_SizeUTF8(pick(c, font, str), str, &w, &h) != 0)
         return 0;
     return w;
 }
@@ -283,7 +299,7 @@ static void draw_axes(chart_ctx_t *c, const chart_t *ch)
             int x = map_x(c, ch->x[k]), w;
             fill(c, x, c->py + c->ph, 1, 6, axis);
             snprintf(buf, sizeof buf, "%g", ch->x[k]);
-            w = text_width(c->tick_font, buf);
+            w = label_width(c, c->tick_font, buf);
             if (x - w / 2 > last_right + 6) {
                 text(c, c->tick_font, buf, x, c->py + c->ph + 9, 1, 0, 0);
                 last_right = x + w / 2;
@@ -296,7 +312,7 @@ static void draw_axes(chart_ctx_t *c, const chart_t *ch)
             int x = map_x(c, v), w;
             fill(c, x, c->py + c->ph, 1, 6, axis);
             tick_label(v, xs, buf, sizeof buf);
-            w = text_width(c->tick_font, buf);
+            w = label_width(c, c->tick_font, buf);
             if (x - w / 2 > last_right + 6) {
                 text(c, c->tick_font, buf, x, c->py + c->ph + 9, 1, 0, 0);
                 last_right = x + w / 2;
@@ -346,7 +362,7 @@ static void draw_legend(chart_ctx_t *c, const chart_t *ch)
     for (k = 0; k < ch->nseries; k++) {
         const char *name = ch->series[k].name;
         if (name && name[0]) {
-            int tw = text_width(c->label_font, name);
+            int tw = label_width(c, c->label_font, name);
             if (tw > w)
                 w = tw;
             shown++;
@@ -414,6 +430,13 @@ int chart_save_png_file(const chart_t *ch, FILE *f, const char *path, simt_err_t
         goto out;
     }
     TTF_SetFontHinting(c.tick_font, TTF_HINTING_NORMAL);
+    {
+        char cjk[1024];
+        static const int sizes[3] = { 20, 15, 13 };
+        if (text_find_font("wqy-microhei.ttc", cjk, sizeof cjk))
+            for (int k = 0; k < 3; k++)
+                c.cjk[k] = TTF_OpenFont(cjk, sizes[k]);
+    }
     c.s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!c.s) {
         simt_errf(err, SIMT_E_NOMEM, "chart: cannot create a %dx%d picture: %s", w, h,
@@ -455,6 +478,9 @@ out:
         TTF_CloseFont(c.label_font);
     if (c.tick_font)
         TTF_CloseFont(c.tick_font);
+    for (int k = 0; k < 3; k++)
+        if (c.cjk[k])
+            TTF_CloseFont(c.cjk[k]);
     if (ttf_up)
         TTF_Quit();
     return rc;

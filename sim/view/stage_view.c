@@ -270,11 +270,6 @@ static void draw_header(ctx_t *c, int h)
     fill(c, 0, 0, m->width, h, c->th.panel);
     int x = S(c, 16), y = (h - text_height(c->t, S(c, HEAD))) / 2;
     const char *title = tr(c, m->title_en ? m->title_en : "simtlab", m->title_zh);
-    x += txt(c, title, x, y, HEAD, TEXT_BOLD, c->th.ink);
-    if (m->step_en) {
-        x += S(c, 16);
-        txt(c, tr(c, m->step_en, m->step_zh), x, y + S(c, 3), BODY, TEXT_SANS, c->th.muted);
-    }
     /* right: the time scale, the state, the key hint */
     fmt_time(m->speed_us, a, sizeof a);
     if (m->zh)
@@ -285,8 +280,21 @@ static void draw_header(ctx_t *c, int h)
                  m->scrubbing ? " · replay" : "");
     int right = m->width - S(c, 16);
     int kw = txt_right(c, tr(c, "H: help", "H: 帮助"), right, y + S(c, 3), BODY, TEXT_SANS, c->th.muted);
-    int lw = txt_right(c, line, right - kw - S(c, 24), y + S(c, 3), BODY, TEXT_BOLD,
-                       m->paused ? OI_VERMILLION : c->th.ink);
+    int lw = txt_w(c, line, BODY, TEXT_BOLD);
+    int room = right - kw - S(c, 24) - x;   /* the title and step get the rest, the time scale what is left */
+    int tw = txt_w(c, title, HEAD, TEXT_BOLD), sw = m->step_en ? txt_w(c, tr(c, m->step_en, m->step_zh), BODY, TEXT_SANS) : 0;
+    int left_w = tw + (sw ? S(c, 16) + sw : 0);
+    if (left_w + S(c, 24) + lw > room)   /* too little room: the time scale gives way first */
+        lw = room - left_w - S(c, 24) > S(c, 120) ? room - left_w - S(c, 24) : S(c, 120);
+    if (left_w > room - lw - S(c, 24))
+        left_w = room - lw - S(c, 24);
+    int tmax = sw ? left_w - S(c, 16) - (sw < left_w / 3 ? sw : left_w / 3) : left_w;
+    int drawn = txt_fit(c, title, x, y, tmax > tw ? tw : tmax, HEAD, TEXT_BOLD, c->th.ink);
+    if (m->step_en && left_w - drawn - S(c, 16) > S(c, 8))
+        txt_fit(c, tr(c, m->step_en, m->step_zh), x + drawn + S(c, 16), y + S(c, 3), left_w - drawn - S(c, 16), BODY,
+                TEXT_SANS, c->th.muted);
+    lw = txt_fit(c, line, right - kw - S(c, 24) - lw, y + S(c, 3), lw, BODY, TEXT_BOLD,
+                 m->paused ? OI_VERMILLION : c->th.ink);
     hint(c, right - kw - S(c, 24) - lw, 0, lw, h,
          "The simulator slows time down so you can watch: Up/Down change the speed, Space pauses.",
          "模拟器把时间放慢，让你看清楚：上/下键调速度，空格键暂停。");
@@ -335,7 +343,10 @@ static void draw_sm_lanes(ctx_t *c, const view_lane_t *L, uint32_t sm, int x, in
             int lx = gx + lane * cell, ly = gy + (int)s * rowh;
             int live_lane = status != REC_EMPTY && live && (live[k] & bit);
             int active = live_lane && act && (act[k] & bit);
-            if (live_lane && !active && cw >= 4 && ch >= 4) {
+            /* a lane of a warp that is there but has no thread (a partly
+             * filled warp) or is switched off: hollow, "lane off" */
+            int off = status != REC_EMPTY && status != REC_DONE && !active;
+            if (off && cw >= 4 && ch >= 4) {
                 /* switched off by divergence: hollow, in the warp's colour */
                 fill(c, lx, ly, cw, ch, c->th.bar_bg);
                 frame_rect(c, lx, ly, cw, ch, blend(on, OI_BLACK, 0.25));
@@ -347,7 +358,7 @@ static void draw_sm_lanes(ctx_t *c, const view_lane_t *L, uint32_t sm, int x, in
     hintf(c, x, y, w, h,
           "One SM (streaming multiprocessor): each row is a warp slot, each small cell one of its 32 "
           "lanes (threads). Colours say what the warp is doing (legend on the right).",
-          "一个 SM（流式多处理器）：每一行是一个 warp 槽位，每个小格是它的 32 个线程之一。颜色表示这个 warp "
+          "一个 SM（流多处理器）：每一行是一个 warp 槽位，每个小格是它的 32 个线程之一。颜色表示这个 warp "
           "在做什么（图例在右边）。");
 }
 
@@ -421,7 +432,8 @@ static void draw_cpu(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
         fill(c, bx + 2, by + 2, bw - 4, bh - 4, view_status_color(status, c->m->dark));
         frame_rect(c, bx + 2, by + 2, bw - 4, bh - 4, c->th.grid);
         if (cores == 1) {
-            SDL_Color ink = status == REC_ISSUE_MEMORY || status == REC_BARRIER ? (SDL_Color){ 255, 255, 255, 255 }
+            SDL_Color box = view_status_color(status, c->m->dark);   /* ink that reads on the box */
+            SDL_Color ink = 0.299 * box.r + 0.587 * box.g + 0.114 * box.b < 140 ? (SDL_Color){ 255, 255, 255, 255 }
                                                                                 : OI_BLACK;
             txt(c, tr(c, "1 core", "1 个核心"), bx + S(c, 12), by + S(c, 10), HEAD, TEXT_BOLD, ink);
             const char *what = status == REC_EMPTY ? tr(c, "idle", "空闲")
@@ -437,12 +449,12 @@ static void draw_cpu(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
                 snprintf(line, sizeof line, tr(c, "block (%u, %u), thread %u of %u", "线程块 (%u, %u)，线程 %u / %u"),
                          f->core_ctaid[0], f->core_ctaid[1], f->core_group + 1, f->groups_per_block);
                 txt_fit(c, line, x, ly, w, BODY, TEXT_SANS, c->th.ink);
-                snprintf(line, sizeof line, tr(c, "kernel line %u", "内核第 %u 行"), f->core_line);
+                snprintf(line, sizeof line, tr(c, "kernel line %u", "核函数第 %u 行"), f->core_line);
                 txt_fit(c, line, x, ly + text_height(c->t, S(c, BODY)), w, BODY, TEXT_SANS, c->th.muted);
                 hint(c, x, ly, w, 2 * text_height(c->t, S(c, BODY)),
                      "The one core runs the threads one after another: this is the one it is running now, "
                      "and the line of the kernel's source it has reached.",
-                     "一个核心一个接一个地运行线程：这是它现在运行的线程，以及它执行到内核源代码的哪一行。");
+                     "一个核心一个接一个地运行线程：这是它现在运行的线程，以及它执行到核函数源代码的哪一行。");
             }
         }
     }
@@ -478,8 +490,24 @@ static SDL_Color ramp(double f)
  * written (still 0) in the empty colour. */
 static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h)
 {
-    if (!L->out || !L->rows || !L->cols)
+    if (!L->out || !L->rows || !L->cols || h < S(c, 24))
         return;
+    if (!(L->vmax > L->vmin) && (L->done || isfinite(L->vmin))) {   /* every value the same: a square would say nothing */
+        char line[160], v[32];
+        snprintf(v, sizeof v, "%g", isfinite(L->vmin) ? L->vmin : 0.0);
+        snprintf(line, sizeof line, tr(c, "output: %llu values, all %s%s", "输出：%llu 个数，全是 %s%s"),
+                 (unsigned long long)L->out_n, v, L->done ? "" : tr(c, " so far", "（到目前为止）"));
+        txt_fit(c, line, x, y, w, BODY, TEXT_SANS, c->th.muted);
+        return;
+    }
+    /* a colour bar on the right says what the colours mean */
+    char vlo[32], vhi[32];
+    snprintf(vlo, sizeof vlo, "%.3g", isfinite(L->vmin) ? L->vmin : 0.0);
+    snprintf(vhi, sizeof vhi, "%.3g", isfinite(L->vmax) ? L->vmax : 0.0);
+    int lw = txt_w(c, vlo, SMALL, TEXT_SANS) > txt_w(c, vhi, SMALL, TEXT_SANS) ? txt_w(c, vlo, SMALL, TEXT_SANS)
+                                                                                : txt_w(c, vhi, SMALL, TEXT_SANS);
+    int barw = S(c, 12), bar_room = barw + S(c, 6) + lw + S(c, 8);
+    w -= bar_room;
     int side = w < h ? w : h;
     uint32_t big = L->rows > L->cols ? L->rows : L->cols;
     int pw = (int)((uint64_t)side * L->cols / big), ph = (int)((uint64_t)side * L->rows / big);
@@ -512,6 +540,17 @@ static void draw_output(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         SDL_DestroyTexture(tx);
     }
     frame_rect(c, ox - 1, y - 1, pw + 2, ph + 2, c->th.grid);
+    if (isfinite(L->vmin) && L->vmax > L->vmin && ph > S(c, 30)) {
+        int bx = ox + pw + S(c, 8);
+        for (int k = 0; k < ph; k++)
+            fill(c, bx, y + k, barw, 1, ramp(1.0 - (double)k / (ph - 1)));
+        frame_rect(c, bx - 1, y - 1, barw + 2, ph + 2, c->th.grid);
+        int th = text_height(c->t, S(c, SMALL));
+        txt(c, vhi, bx + barw + S(c, 6), y, SMALL, TEXT_SANS, c->th.muted);
+        txt(c, vlo, bx + barw + S(c, 6), y + ph - th, SMALL, TEXT_SANS, c->th.muted);
+        hint(c, bx, y, bar_room, ph, "The colour scale of the result: yellow the largest value, dark purple the smallest.",
+             "结果的颜色刻度：黄色最大，深紫色最小。");
+    }
     char en[400], zh[400];
     snprintf(en, sizeof en, "The result, %u x %u values, painted as they are written (%.0f%% done). Grey: not "
              "computed yet. The colour is the value (dark = small, yellow = large).",
@@ -530,6 +569,11 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     /* name and what it is */
     int inner = w - S(c, 28);
     int nw = txt_fit(c, lane_name(L), px, py, inner / 2, HEAD, TEXT_BOLD, c->th.ink);
+    const char *label = tr(c, L->label_en, L->label_zh);
+    if (label && label[0]) {   /* what this run of a sweep is: "paths = 8" */
+        nw += S(c, 12);
+        nw += txt_fit(c, label, px + nw, py, inner - nw, HEAD, TEXT_BOLD, c->th.accent);
+    }
     if (L->is_cpu)
         snprintf(line, sizeof line, L->cdesc->cores == 1 ? tr(c, "CPU · 1 core", "CPU · 1 个核心")
                                                          : tr(c, "CPU · %u cores", "CPU · %u 个核心"),
@@ -642,14 +686,14 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     py += draw_bar(c, px, py, iw, "DRAM", L->bw_now[GPU_LEVEL_DRAM], L->bw_peak[GPU_LEVEL_DRAM], OI_VERMILLION,
                    "DRAM (HBM): the GPU's main memory. The bar is the bandwidth in use now against the most it "
                    "can move; a full bar means the kernel waits on memory.",
-                   "DRAM（显存，HBM）：GPU 的主内存。条形是现在用掉的带宽和最大带宽之比；满了说明内核在等内存。");
+                   "DRAM（显存，HBM）：GPU 的主内存。条形是现在用掉的带宽和最大带宽之比；满了说明核函数在等内存。");
     py += draw_bar(c, px, py, iw, "L2", L->bw_now[GPU_LEVEL_L2], L->bw_peak[GPU_LEVEL_L2], OI_ORANGE,
                    "L2 cache: shared by all SMs, faster than DRAM. Data read again soon is found here.",
                    "L2 缓存：所有 SM 共用，比显存快。很快又要读的数据在这里就能找到。");
     py += draw_bar(c, px, py, iw, tr(c, "L1 / shared", "L1 / 共享内存"), L->bw_now[GPU_LEVEL_LSU],
                    L->bw_peak[GPU_LEVEL_LSU], OI_BLUE,
                    "L1 and shared memory: inside each SM, the fastest memory. Tiled kernels reuse data here.",
-                   "L1 和共享内存：在每个 SM 内部，最快的内存。分块（tiling）的内核在这里重复使用数据。");
+                   "L1 和共享内存：在每个 SM 内部，最快的内存。分块（tiling）的核函数在这里重复使用数据。");
     /* FLOP/s */
     fmt_flops(L->nhist ? L->gflops_hist[L->nhist - 1] : 0, a, sizeof a);
     fmt_flops(L->peak_gflops, b, sizeof b);
@@ -673,7 +717,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     hint(c, px, py - th, iw, ch + th,
          "Floating-point operations per second, against the FP32 peak (the top of the box): how much of the "
          "GPU's arithmetic the kernel uses.",
-         "每秒浮点运算次数，和 FP32 峰值（方框顶部）相比：内核用掉了 GPU 多少计算能力。");
+         "每秒浮点运算次数，和 FP32 峰值（方框顶部）相比：核函数用掉了 GPU 多少计算能力。");
     py += ch + S(c, 8);
     /* warp states */
     if (f) {
@@ -703,7 +747,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         static const int stall_status[STALL_COUNT] = { REC_WAIT_MEMORY, REC_WAIT_DEPENDENCY, REC_BARRIER,
                                                        REC_WAIT_PIPE, REC_EMPTY };
         static const char *const stall_en[STALL_COUNT] = { "memory", "result", "barrier", "unit", "no warp" };
-        static const char *const stall_zh[STALL_COUNT] = { "内存", "结果", "屏障", "单元", "无 warp" };
+        static const char *const stall_zh[STALL_COUNT] = { "等内存", "等结果", "等屏障", "等单元", "没有可发射的 warp" };
         double slots = (double)f->cycle * L->gdesc->sms * L->gdesc->schedulers_per_sm;
         double part[STALL_COUNT + 1], known = (double)f->warp_instrs;
         part[STALL_COUNT] = (double)f->warp_instrs;
@@ -718,7 +762,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         for (int k = 1; k < STALL_COUNT; k++)
             if (part[k] > part[worst])
                 worst = k;
-        snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · 等%s %.0f%%"),
+        snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · %s %.0f%%"),
                  100.0 * part[STALL_COUNT] / slots, c->m->zh ? stall_zh[worst] : stall_en[worst],
                  100.0 * part[worst] / slots);
         txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
@@ -768,6 +812,293 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     }
 }
 
+/* ---- the board: a chart or a table the lesson shows -------------------- */
+
+static const SDL_Color board_colors[VIEW_BOARD_SERIES] = {
+    { 0, 114, 178, 255 }, { 230, 159, 0, 255 }, { 0, 158, 115, 255 },
+    { 213, 94, 0, 255 },  { 204, 121, 167, 255 }, { 86, 180, 233, 255 },
+};
+
+/* Series k's colour: the j-th measured series takes the colour of the j-th
+ * simulated one (the same quantity, from a real GPU: hollow and dashed). */
+static SDL_Color series_color(const ctx_t *c, const view_board_t *b, int k)
+{
+    int idx = k;
+    if (b->series[k].measured) {
+        int j = 0, sim = 0;
+        for (int i = 0; i < k; i++)
+            j += b->series[i].measured;
+        for (int i = 0; i < b->nseries; i++)
+            if (!b->series[i].measured && sim++ == j) {
+                idx = i;
+                break;
+            }
+    }
+    return idx == 0 ? c->th.accent : board_colors[idx % VIEW_BOARD_SERIES];
+}
+
+/* A step of 1, 2 or 5 x 10^k near span / 5. */
+static double nice_step(double span)
+{
+    if (!(span > 0))
+        return 1.0;
+    double raw = span / 5.0, p = pow(10.0, floor(log10(raw))), f = raw / p;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
+}
+
+/* "12", "0.5", "1,250", "2.5k" for tick labels */
+static const char *tick_text(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (a >= 1e6)
+        snprintf(buf, n, "%gM", v / 1e6);
+    else if (a >= 1e4)
+        snprintf(buf, n, "%gk", v / 1e3);
+    else
+        snprintf(buf, n, "%g", v);
+    return buf;
+}
+
+/* The board's conclusion at the bottom of its area; returns its height. */
+static int board_note(ctx_t *c, const view_board_t *b, int x, int y, int w, int h)
+{
+    const char *note = b->note[c->m->zh && b->note[1][0] ? 1 : 0];
+    if (!note[0])
+        return 0;
+    int nh = text_draw_wrapped(c->t, note, 0, 0, w, S(c, BODY), TEXT_BOLD, c->th.ink, 0);
+    if (nh > h / 3)
+        nh = h / 3;
+    txt_wrap_fit(c, note, x, y + h - nh, w, nh, BODY, TEXT_BOLD, c->th.ink);
+    return nh;
+}
+
+static const char *btext(const ctx_t *c, const char (*s)[VIEW_BOARD_TEXT])
+{
+    return c->m->zh && s[1][0] ? s[1] : s[0];
+}
+
+/* The chart in the area from (ix, ty), iw wide, down to bottom. */
+static void draw_chart_board(ctx_t *c, const view_board_t *b, int ix, int ty, int iw, int bottom)
+{
+    char buf[64];
+    /* y range: 0 to the largest value (points not there yet leave room) */
+    double ymax = 0;
+    for (int s = 0; s < b->nseries; s++)
+        for (int i = 0; i < b->n; i++)
+            if (isfinite(b->series[s].y[i]) && b->series[s].y[i] > ymax)
+                ymax = b->series[s].y[i];
+    if (!(ymax > 0))
+        ymax = 1;
+    double step = nice_step(ymax);
+    double ytop = ceil(ymax * 1.08 / step) * step;
+    int fs = SMALL, th = text_height(c->t, S(c, fs));
+    int tick_w = 0;
+    for (double v = 0; v <= ytop + step / 2; v += step) {
+        int tw = txt_w(c, tick_text(v, buf, sizeof buf), fs, TEXT_SANS);
+        if (tw > tick_w)
+            tick_w = tw;
+    }
+    int ylab = th + S(c, 4);
+    int px = ix + ylab + tick_w + S(c, 8), pw = ix + iw - px;
+    int py = ty + th / 2, ph = bottom - py - 2 * th - S(c, 12);
+    if (pw < S(c, 60) || ph < S(c, 40))
+        return;
+    fill(c, px, py, pw, ph, c->th.bar_bg);
+    /* y grid and ticks */
+    for (double v = 0; v <= ytop + step / 2; v += step) {
+        int gy = py + ph - (int)lround(v / ytop * ph);
+        fill(c, px, gy, pw, 1, c->th.grid);
+        txt_right(c, tick_text(v, buf, sizeof buf), px - S(c, 6), gy - th / 2, fs, TEXT_SANS, c->th.muted);
+    }
+    text_draw_rotated(c->t, btext(c, b->y_label), ix + th / 2, py + ph / 2, -90, S(c, fs), TEXT_SANS, c->th.ink);
+    /* x positions: log or linear between the first and last x, the ends kept in */
+    double x0 = b->n ? b->x[0] : 0, x1 = x0;
+    for (int i = 0; i < b->n; i++) {
+        if (b->x[i] < x0)
+            x0 = b->x[i];
+        if (b->x[i] > x1)
+            x1 = b->x[i];
+    }
+    int uselog = b->log_x && x0 > 0;
+    double a0 = uselog ? log(x0) : x0, a1 = uselog ? log(x1) : x1;
+    int margin = S(c, 24);
+    int xs[VIEW_BOARD_X];
+    for (int i = 0; i < b->n; i++) {
+        double a = uselog ? log(b->x[i]) : b->x[i];
+        xs[i] = a1 > a0 ? px + margin + (int)lround((a - a0) / (a1 - a0) * (pw - 2 * margin)) : px + pw / 2;
+    }
+    /* the x being run now: a band */
+    if (b->now >= 0 && b->now < b->n)
+        fill(c, xs[b->now] - S(c, 10), py, S(c, 20), ph, blend(c->th.bar_bg, c->th.accent, 0.25));
+    int last_right = -100000;
+    for (int i = 0; i < b->n; i++) {
+        int tw = txt_w(c, b->xtext[i], fs, TEXT_SANS);
+        fill(c, xs[i], py + ph, 1, S(c, 5), c->th.muted);
+        if (xs[i] - tw / 2 > last_right + S(c, 4)) {
+            txt(c, b->xtext[i], xs[i] - tw / 2, py + ph + S(c, 6), fs, TEXT_SANS, c->th.ink);
+            last_right = xs[i] + tw / 2;
+        }
+    }
+    txt_fit(c, btext(c, b->x_label), px + (pw - txt_w(c, btext(c, b->x_label), fs, TEXT_SANS)) / 2 > px
+                                         ? px + (pw - txt_w(c, btext(c, b->x_label), fs, TEXT_SANS)) / 2 : px,
+            py + ph + th + S(c, 8), pw, fs, TEXT_SANS, c->th.ink);
+    frame_rect(c, px, py, pw, ph, c->th.grid);
+    /* the series: lines between the points there are, a marker on each */
+    int mk = S(c, 5);
+    for (int s = 0; s < b->nseries; s++) {
+        SDL_Color k = series_color(c, b, s);
+        int prev = -1;
+        for (int i = 0; i < b->n; i++) {
+            double v = b->series[s].y[i];
+            if (!isfinite(v))
+                continue;
+            int gx = xs[i], gy = py + ph - (int)lround(v / ytop * ph);
+            if (prev >= 0) {
+                int qx = xs[prev], qy = py + ph - (int)lround(b->series[s].y[prev] / ytop * ph);
+                color(c, k);
+                if (b->series[s].measured) {   /* dashed: every other tenth */
+                    for (int d = 0; d < 10; d += 2)
+                        SDL_RenderDrawLine(c->r, qx + (gx - qx) * d / 10, qy + (gy - qy) * d / 10,
+                                           qx + (gx - qx) * (d + 1) / 10, qy + (gy - qy) * (d + 1) / 10);
+                } else {
+                    for (int o = -1; o <= 1; o++)
+                        SDL_RenderDrawLine(c->r, qx, qy + o, gx, gy + o);
+                }
+            }
+            if (b->series[s].measured) {
+                frame_rect(c, gx - mk, gy - mk, 2 * mk + 1, 2 * mk + 1, k);
+                frame_rect(c, gx - mk + 1, gy - mk + 1, 2 * mk - 1, 2 * mk - 1, k);
+            } else {
+                fill(c, gx - mk, gy - mk, 2 * mk + 1, 2 * mk + 1, k);
+            }
+            prev = i;
+        }
+    }
+    /* the first series' values beside its points, when there is room */
+    if (b->nseries > 0 && b->n > 0 && pw / b->n > S(c, 44)) {
+        for (int i = 0; i < b->n; i++) {
+            double v = b->series[0].y[i];
+            if (!isfinite(v))
+                continue;
+            snprintf(buf, sizeof buf, "%.3g", v);
+            int gy = py + ph - (int)lround(v / ytop * ph);
+            int tw = txt_w(c, buf, fs, TEXT_BOLD);
+            txt(c, buf, xs[i] - tw / 2, gy - mk - th - S(c, 1) < py ? gy + mk + S(c, 2) : gy - mk - th - S(c, 1), fs,
+                TEXT_BOLD, c->th.accent);
+        }
+    }
+    /* legend, top left inside the plot */
+    int lx = px + S(c, 10), ly = py + S(c, 6), lw = 0;
+    for (int s = 0; s < b->nseries; s++) {
+        const char *name = b->series[s].name[c->m->zh && b->series[s].name[1][0] ? 1 : 0];
+        int nw = txt_w(c, name, fs, TEXT_SANS);
+        lw = nw > lw ? nw : lw;
+    }
+    if (b->nseries > 0) {
+        fill(c, lx - S(c, 6), ly - S(c, 3), lw + S(c, 36), b->nseries * th + S(c, 6), c->th.panel);
+        for (int s = 0; s < b->nseries; s++) {
+            SDL_Color k = series_color(c, b, s);
+            const char *name = b->series[s].name[c->m->zh && b->series[s].name[1][0] ? 1 : 0];
+            int yy = ly + s * th;
+            if (b->series[s].measured)
+                frame_rect(c, lx, yy + th / 2 - mk, 2 * mk + 1, 2 * mk + 1, k);
+            else
+                fill(c, lx, yy + th / 2 - mk, 2 * mk + 1, 2 * mk + 1, k);
+            txt(c, name, lx + S(c, 20), yy, fs, TEXT_SANS, c->th.ink);
+        }
+    }
+    hint(c, px, py, pw, ph,
+         "The lesson's experiment as it runs: each point appears when its run finishes. Filled squares: "
+         "the simulator; hollow squares and dashes: measured on a real GPU.",
+         "课程的实验，边跑边画：每次运行结束，对应的点就出现。实心方块：模拟器；空心方块和虚线：在真实 GPU 上测得。");
+}
+
+/* The table in the area from (ix, ty), iw wide, down to bottom. */
+static void draw_table_board(ctx_t *c, const view_board_t *b, int ix, int ty, int iw, int bottom)
+{
+    int lang = c->m->zh ? 1 : 0, ncols = b->ncols < VIEW_BOARD_COLS ? b->ncols : VIEW_BOARD_COLS;
+    int nrows = b->nrows < VIEW_BOARD_ROWS ? b->nrows : VIEW_BOARD_ROWS;
+    int cw[VIEW_BOARD_COLS], gap = S(c, 18);
+    /* the largest size (BODY down to 10 px at zoom 1) at which every column fits */
+    /* the largest size (HEAD or BODY down to 10 px at zoom 1) at which the
+     * table fits; the last column (words) wraps when the others leave it
+     * at least half the width */
+    int px = b->alone ? HEAD : BODY, total = 0, wrapw = 0, rows_h = 0;
+    int lines[VIEW_BOARD_ROWS + 1];
+    for (; px >= 10; px--) {
+        total = 0;
+        for (int j = 0; j < ncols; j++) {
+            cw[j] = 0;
+            for (int i = 0; i <= nrows; i++) {
+                const char *s = b->cell[lang][i][j][0] ? b->cell[lang][i][j] : b->cell[0][i][j];
+                int tw = txt_w(c, s, px, i == 0 ? TEXT_BOLD : TEXT_SANS);
+                cw[j] = tw > cw[j] ? tw : cw[j];
+            }
+            total += cw[j] + (j ? gap : 0);
+        }
+        wrapw = 0;
+        if (total > iw && ncols > 0 && iw - (total - cw[ncols - 1]) >= iw / 2) {
+            wrapw = iw - (total - cw[ncols - 1]);
+            total = iw;
+            cw[ncols - 1] = wrapw;
+        }
+        int lh = text_height(c->t, S(c, px));
+        rows_h = 0;
+        for (int i = 0; i <= nrows; i++) {
+            const char *s = b->cell[lang][i][ncols - 1][0] ? b->cell[lang][i][ncols - 1] : b->cell[0][i][ncols - 1];
+            lines[i] = wrapw ? (int)text_wrap(c->t, s, wrapw, S(c, px), i == 0 ? TEXT_BOLD : TEXT_SANS, NULL, 0) : 1;
+            lines[i] = lines[i] < 1 ? 1 : lines[i];
+            rows_h += lines[i] * lh + S(c, 6);
+        }
+        if (total <= iw && ty + rows_h <= bottom)
+            break;
+    }
+    if (px < 10)
+        px = 10;
+    int lh = text_height(c->t, S(c, px));
+    for (int i = 0; i <= nrows; i++) {
+        int rh = lines[i] * lh + S(c, 6);
+        if (ty + rh > bottom)
+            break;
+        if (i > 0 && i % 2 == 0)
+            fill(c, ix - S(c, 6), ty, total + S(c, 12), rh, c->th.bar_bg);
+        int cx = ix;
+        for (int j = 0; j < ncols; j++) {
+            const char *s = b->cell[lang][i][j][0] ? b->cell[lang][i][j] : b->cell[0][i][j];
+            text_style_t st = i == 0 ? TEXT_BOLD : TEXT_SANS;
+            if (b->numeric[i][j])
+                txt_right(c, s, cx + cw[j], ty + S(c, 3), px, st, c->th.ink);
+            else if (wrapw && j == ncols - 1)
+                text_draw_wrapped(c->t, s, cx, ty + S(c, 3), wrapw, S(c, px), st, c->th.ink, 1);
+            else
+                txt(c, s, cx, ty + S(c, 3), px, st, c->th.ink);
+            cx += cw[j] + gap;
+        }
+        if (i == 0)
+            fill(c, ix - S(c, 6), ty + rh - 1, total + S(c, 12), S(c, 2) > 1 ? S(c, 2) : 1, c->th.muted);
+        ty += rh;
+    }
+}
+
+static void draw_board(ctx_t *c, const view_board_t *b, int x, int y, int w, int h)
+{
+    fill(c, x + S(c, 4), y + S(c, 4), w - S(c, 8), h - S(c, 8), c->th.panel);
+    x += S(c, 4);
+    y += S(c, 4);
+    w -= S(c, 8);
+    h -= S(c, 8);
+    /* the title on top, the conclusion at the bottom, the chart or table between */
+    int pad = S(c, 14), ix = x + pad, iw = w - 2 * pad, ty = y + S(c, 10);
+    txt_fit(c, btext(c, b->title), ix, ty, iw, HEAD, TEXT_BOLD, c->th.ink);
+    ty += text_height(c->t, S(c, HEAD)) + S(c, 6);
+    int note_h = board_note(c, b, ix, y, iw, h - S(c, 10));
+    int bottom = y + h - S(c, 10) - note_h - (note_h ? S(c, 8) : 0);
+    if (b->kind == VIEW_BOARD_CHART)
+        draw_chart_board(c, b, ix, ty, iw, bottom);
+    else
+        draw_table_board(c, b, ix, ty + S(c, 2), iw, bottom);
+}
+
 /* ---- the lesson panel, help and tooltips -------------------------------- */
 
 /* The lesson panel's height: 150 px (at zoom 1), more when the words need
@@ -780,7 +1111,7 @@ static int lesson_height(ctx_t *c, int width, int height)
     const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
     int ths = text_height(c->t, S(c, SMALL));
     int words = text_draw_wrapped(c->t, say, 0, 0, width - S(c, 32), S(c, BODY), TEXT_SANS, c->th.ink, 0);
-    int need = S(c, 10) + words + S(c, 6) + 3 * ths + S(c, 10);
+    int need = S(c, 10) + words + S(c, 6) + text_height(c->t, S(c, BODY)) + S(c, 8) + 2 * ths + S(c, 10);
     int h = need > S(c, 150) ? need : S(c, 150);
     return h > height / 3 ? height / 3 : h;
 }
@@ -794,12 +1125,19 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
     const char *say = tr(c, m->say_en ? m->say_en : "", m->say_zh);
     /* the words stop above the line of knob values (and the "go on" box),
      * smaller if they must: a long lesson text never runs over the keys */
-    int gy = y + h - 3 * text_height(c->t, S(c, SMALL)) - S(c, 10);
     int knob_y = y + h - 2 * text_height(c->t, S(c, SMALL)) - S(c, 8);
-    int say_h = (m->waiting ? gy - S(c, 6) : knob_y - S(c, 2)) - py;
+    int gy = knob_y - text_height(c->t, S(c, BODY)) - S(c, 8);   /* the "go on" box, above the knob line */
+    int say_h = (m->waiting || m->hold_run ? gy - S(c, 6) : knob_y - S(c, 2)) - py;
     txt_wrap_fit(c, say, px, py, iw, say_h > 0 ? say_h : 1, BODY, TEXT_SANS, c->th.ink);
-    if (m->waiting) {   /* the lesson holds: say how to go on */
-        const char *go = tr(c, "Space or PageDown: go on  ▶", "空格或 PageDown：继续  ▶");
+    if (m->waiting || m->hold_run) {   /* the lesson holds: say how to go on */
+        char gobuf[160];
+        const char *go = m->hold_run ? tr(c, "Space: start the run  ▶", "空格：开始运行  ▶")
+                                     : tr(c, "Space or PageDown: go on  ▶", "空格或 PageDown：继续  ▶");
+        if (m->auto_left > 0) {
+            snprintf(gobuf, sizeof gobuf, tr(c, "%s  (by itself in %.0f s)", "%s（%.0f 秒后自动继续）"), go,
+                     ceil(m->auto_left));
+            go = gobuf;
+        }
         int gw = txt_w(c, go, BODY, TEXT_BOLD);
         fill(c, x + w - S(c, 16) - gw - S(c, 12), gy - S(c, 4), gw + S(c, 12), text_height(c->t, S(c, BODY)) + S(c, 8),
              OI_BLUE);
@@ -832,9 +1170,34 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
                  "舞台上这块 GPU 现在的旋钮：[ 和 ] 让 SM 数减半或加倍，, 和 . 让内存带宽减半或加倍（在课程允许时）。");
         }
     }
-    if (m->status)
-        txt_right(c, m->status, x + w - S(c, 16), ky - 2 * text_height(c->t, S(c, SMALL)) - S(c, 4), SMALL, TEXT_BOLD,
-                  OI_BLUE);
+    int kline = ky - text_height(c->t, S(c, SMALL)) - S(c, 2);
+    if (m->knobs_en || m->knobs_off) {   /* the lesson's own knobs (command line) and whether the keys act */
+        char kb[600];
+        snprintf(kb, sizeof kb, "%s%s%s", m->knobs_en ? tr(c, m->knobs_en, m->knobs_zh) : "",
+                 m->knobs_en && m->knobs_off ? "  ·  " : "",
+                 m->knobs_off ? tr(c, "this step does not use [ ] , . R", "这一步不用 [ ] , . R 键") : "");
+        int room = g ? iw - txt_w(c, "edu-tiny: 2 SMs · DRAM 32 GB/s · 1000 MHz", SMALL, TEXT_BOLD) - S(c, 24) : iw;
+        txt_fit(c, kb, px, kline, room > S(c, 100) ? room : S(c, 100), SMALL, TEXT_SANS, c->th.muted);
+        hint(c, px, kline, room, text_height(c->t, S(c, SMALL)),
+             "The lesson's knobs: give them on the command line, e.g. simtlab lesson 3 paths=8. The keys [ ] , . "
+             "change the GPU of the step on the stage and R runs the step again.",
+             "本课的可调参数：在命令行给出，例如 simtlab lesson 3 paths=8。[ ] , . 键改变舞台上这一步的 GPU，R 重新运行这一步。");
+    }
+}
+
+/* A notice (a screenshot saved, a knob key the step does not use) at the
+ * top of the body, where it covers no button. */
+static void draw_status(ctx_t *c, int y)
+{
+    const view_model_t *m = c->m;
+    if (!m->status)
+        return;
+    int w = txt_w(c, m->status, BODY, TEXT_BOLD), pad = S(c, 10);
+    if (w > m->width - 4 * pad)
+        w = m->width - 4 * pad;
+    int x = (m->width - w) / 2;
+    fill(c, x - pad, y, w + 2 * pad, text_height(c->t, S(c, BODY)) + S(c, 8), OI_BLUE);
+    txt_fit(c, m->status, x, y + S(c, 4), w, BODY, TEXT_BOLD, (SDL_Color){ 255, 255, 255, 255 });
 }
 
 static void draw_help(ctx_t *c)
@@ -863,7 +1226,15 @@ static void draw_help(ctx_t *c)
     const char *const *k = m->zh ? zh : en;
     int n = (int)(sizeof en / sizeof en[0]) / 2;
     int lh = text_height(c->t, S(c, BODY)) + S(c, 4);
-    int w = S(c, 620), h = lh * (n + 2) + S(c, 20);
+    int kcol = 0, dcol = 0;   /* the keys' column as wide as its widest key */
+    for (int i = 0; i < n; i++) {
+        int a = txt_w(c, k[2 * i], BODY, TEXT_BOLD), b = txt_w(c, k[2 * i + 1], BODY, TEXT_SANS);
+        kcol = a > kcol ? a : kcol;
+        dcol = b > dcol ? b : dcol;
+    }
+    int w = S(c, 20) + kcol + S(c, 24) + dcol + S(c, 20), h = lh * (n + 2) + S(c, 20);
+    if (w > m->width)
+        w = m->width;
     int x = (m->width - w) / 2, y = (m->height - h) / 2;
     fill(c, x, y, w, h, c->th.bg);
     frame_rect(c, x, y, w, h, c->th.ink);
@@ -871,7 +1242,7 @@ static void draw_help(ctx_t *c)
     for (int i = 0; i < n; i++) {
         int ly = y + S(c, 20) + lh * (i + 1);
         txt(c, k[2 * i], x + S(c, 20), ly, BODY, TEXT_BOLD, c->th.ink);
-        txt(c, k[2 * i + 1], x + S(c, 220), ly, BODY, TEXT_SANS, c->th.ink);
+        txt(c, k[2 * i + 1], x + S(c, 20) + kcol + S(c, 24), ly, BODY, TEXT_SANS, c->th.ink);
     }
 }
 
@@ -909,7 +1280,11 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
     c.r = r;
     c.t = t;
     c.m = m;
-    c.z = m->zoom > 0 ? m->zoom : 1.0;
+    /* text grows with the window (1280 x 720 at zoom 1), so that a
+     * projector at 1920 x 1080 is readable without pressing + */
+    double fit = fmin(m->width / 1280.0, m->height / 720.0);
+    fit = fit < 0.8 ? 0.8 : fit > 1.75 ? 1.75 : fit;
+    c.z = (m->zoom > 0 ? m->zoom : 1.0) * fit;
     if (m->dark)
         c.th = (theme_t){ { 24, 26, 30, 255 },    { 34, 37, 42, 255 },  { 236, 238, 241, 255 }, { 160, 166, 175, 255 },
                           { 80, 86, 95, 255 },    { 86, 180, 233, 255 }, { 52, 56, 62, 255 },   { 44, 48, 54, 255 } };
@@ -937,23 +1312,33 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
             SDL_DestroyTexture(tx);
         }
         draw_lesson(&c, 0, m->height - lesson, m->width, lesson);
+        draw_status(&c, body_y + S(&c, 6));
         if (m->help)
             draw_help(&c);
         return 0;
     }
-    for (int i = 0; i < m->nlanes; i++) {
+    if (m->board && m->board->kind != VIEW_BOARD_NONE) {   /* the board in place of the detail column */
+        int bw = m->nlanes && !m->board->alone ? (int)(m->width * (m->nlanes > 1 ? 0.42 : 0.5)) : m->width;
+        if (m->nlanes && !m->board->alone && m->width - bw < S(&c, 300))
+            bw = m->width - S(&c, 300);
+        detail_w = bw;
+        lanes_w = m->width - bw;
+        draw_board(&c, m->board, lanes_w, body_y, bw, body_h);
+    }
+    for (int i = 0; i < m->nlanes && lanes_w > 0; i++) {
         int x0 = lanes_w * i / m->nlanes, x1 = lanes_w * (i + 1) / m->nlanes;
         draw_lane(&c, &m->lane[i], x0, body_y, x1 - x0, body_h);
     }
-    if (m->nlanes == 0)
+    if (m->nlanes == 0 && !(m->board && m->board->kind != VIEW_BOARD_NONE))
         txt(&c, m->waiting ? tr(&c, "Read the text below, then press Space or PageDown to start.",
                                 "先读下面的文字，然后按空格或 PageDown 开始。")
                            : tr(&c, "(nothing is running yet)", "（还没有运行任何东西）"),
             S(&c, 20), body_y + S(&c, 20), HEAD, TEXT_SANS, c.th.muted);
-    if (detail_w)
+    if (detail_w && !(m->board && m->board->kind != VIEW_BOARD_NONE))
         draw_detail(&c, m->focus >= 0 && m->focus < m->nlanes ? &m->lane[m->focus] : NULL, lanes_w, body_y,
                     detail_w, body_h);
     draw_lesson(&c, 0, m->height - lesson, m->width, lesson);
+    draw_status(&c, body_y + S(&c, 6));
     if (m->help)
         draw_help(&c);
     else

@@ -34,12 +34,49 @@
 #define VIEW_MAX_LANES 4
 #define VIEW_HISTORY 240      /* FLOP/s points kept for the line chart */
 
+/* A chart or a table the lesson shows on the stage (a "board"): beside
+ * the runs while they go on, alone in the body once none is running.
+ * Every string in both languages ([0] English, [1] Chinese); numbers are
+ * formatted by the lesson. A chart's points appear as they are set (NaN:
+ * not yet); `now` marks the x being run. */
+#define VIEW_BOARD_X 32
+#define VIEW_BOARD_SERIES 6
+#define VIEW_BOARD_ROWS 20
+#define VIEW_BOARD_COLS 8
+#define VIEW_BOARD_TEXT 160
+#define VIEW_BOARD_CELL 200
+enum { VIEW_BOARD_NONE = 0, VIEW_BOARD_CHART = 1, VIEW_BOARD_TABLE = 2 };
+typedef struct view_board {
+    int kind;
+    int alone;                                  /* the whole body, without the runs      */
+    char title[2][VIEW_BOARD_TEXT];
+    char note[2][2 * VIEW_BOARD_TEXT * 2];      /* the one-sentence conclusion under it */
+    /* chart */
+    char x_label[2][VIEW_BOARD_TEXT], y_label[2][VIEW_BOARD_TEXT];
+    int log_x;
+    int n;                                      /* x values                             */
+    double x[VIEW_BOARD_X];
+    char xtext[VIEW_BOARD_X][16];               /* the x values as the lesson writes them */
+    int nseries;
+    struct {
+        char name[2][VIEW_BOARD_CELL];
+        double y[VIEW_BOARD_X];
+        int measured;                           /* a real measurement (drawn dashed, squares) */
+    } series[VIEW_BOARD_SERIES];
+    int now;                                    /* index of the x running now, or -1    */
+    /* table */
+    int ncols, nrows;                           /* rows below the header                */
+    char cell[2][VIEW_BOARD_ROWS + 1][VIEW_BOARD_COLS][VIEW_BOARD_CELL]; /* [lang][row][col], row 0: header */
+    int numeric[VIEW_BOARD_ROWS + 1][VIEW_BOARD_COLS]; /* right-aligned                 */
+} view_board_t;
+
 /* One run as the view shows it. */
 typedef struct view_lane {
     int is_cpu;
     const gpu_desc_t *gdesc;       /* GPU lanes                              */
     const cpu_desc_t *cdesc;       /* CPU lanes                              */
     const char *kernel;
+    const char *label_en, *label_zh; /* what this run is: "paths = 8" (or NULL) */
     const rec_t *rec;              /* its frames                             */
     uint64_t frame;                /* the frame to show (rec_frame index)    */
     int done, failed;              /* finished / stopped with an error       */
@@ -77,6 +114,11 @@ typedef struct view_model {
     view_lane_t lane[VIEW_MAX_LANES];
     int focus;                     /* the lane the detail column shows (-1)  */
     SDL_Surface *picture;          /* a chart shown instead of the runs, or NULL */
+    const view_board_t *board;     /* a chart or table beside the runs, or NULL  */
+    int hold_run;                  /* the run waits for Space before it starts  */
+    double auto_left;              /* --auto: seconds until it goes on (<= 0: off) */
+    int knobs_off;                 /* the step does not use the knob keys       */
+    const char *knobs_en, *knobs_zh; /* the lesson's knobs: "n=128 (16..256) matrix size" */
 } view_model_t;
 
 /* Colours, by rec_status_t, of the light or dark theme (Okabe-Ito). */

@@ -17,9 +17,11 @@
 #include <SDL_image.h>
 #include <sys/stat.h>
 
+#include "chart.h"
 #include "cpu.h"
 #include "roofline.h"
 #include "stage.h"
+#include "stage_view.h"
 #include "support.h"
 
 #define N 32
@@ -70,6 +72,9 @@ static void launch_cfg(uint32_t grid[3], uint32_t block[3])
     block[2] = 1;
 }
 
+/* what race() labels its runs with (a sweep's "paths = 8"), or NULL */
+static const char *race_label_en, *race_label_zh;
+
 /* Race the CPU against the GPU on the stage; stats out. */
 static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
 {
@@ -95,6 +100,8 @@ static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
     }
     const lstage_ops_t *ops = stage_ops(st);
     ops->title(ops->self, "test race", "测试比赛", "step 1 of 1", "第 1 步，共 1 步");
+    if (ops->label && race_label_en)
+        ops->label(ops->self, race_label_en, race_label_zh);
     ops->say(ops->self, "One CPU core against a GPU with 2 SMs, on a 32 x 32 matrix multiply.",
              "一个 CPU 核心对一块有 2 个 SM 的 GPU，计算 32 x 32 的矩阵乘法。");
     assert_int_equal(ops->play(ops->self, lanes, 2, 0), LSTAGE_FINISHED);
@@ -261,12 +268,224 @@ static void test_roofline_on_stage(void **state)
     scene_free(&s);
 }
 
+/* Compare the picture at path with golden (or write it with
+ * SIMT_UPDATE_GOLDEN=1): within 0.2% of the pixels. */
+static void check_golden(const char *path, const char *golden)
+{
+    SDL_Surface *a = IMG_Load(path);
+    if (!a)
+        fail_msg("%s was not written: %s", path, IMG_GetError());
+    if (getenv("SIMT_UPDATE_GOLDEN"))
+        assert_int_equal(IMG_SavePNG(a, golden), 0);
+    SDL_Surface *g = IMG_Load(golden);
+    if (!g)
+        fail_msg("no golden picture %s: look at %s and run SIMT_UPDATE_GOLDEN=1 build/tests/test_stage", golden, path);
+    double d = diff_fraction(a, g);
+    if (d > 0.002)
+        fail_msg("%s differs from %s in %.2f%% of its pixels (allowed 0.2%%)", path, golden, 100.0 * d);
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(g);
+}
+
+/* A chart step (a chart filling in beside the runs, the run labelled) and
+ * the summary screen that ends a lesson (a table alone), against their
+ * golden pictures; the Chinese chart differs from the English one. */
+static void test_board_golden(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    gpu_stats_t gs;
+    cpu_stats_t cs;
+    mkdir(FRAMES_DIR, 0755);
+    static const char *const shots[3] = { FRAMES_DIR "/chart.png", FRAMES_DIR "/chart_zh.png",
+                                          FRAMES_DIR "/summary.png" };
+    for (int k = 0; k < 3; k++) {
+        scene_t s;
+        scene_init(&s);
+        stage_t *st = open_headless(NULL, 1, k == 1 ? "zh" : "en");
+        const lstage_ops_t *ops = stage_ops(st);
+        race_label_en = "paths = 8";
+        race_label_zh = "路径数 = 8";
+        race(&s, st, &gs, &cs);
+        race_label_en = race_label_zh = NULL;
+        view_board_t *b = calloc(1, sizeof *b);
+        assert_non_null(b);
+        if (k < 2) {
+            static const double x[6] = { 1, 2, 4, 8, 16, 32 };
+            static const double sim[6] = { 1, 1.93, 3.78, 7.49, NAN, NAN }, real[6] = { 1, 1.9, 3.68, 7.28, 14.4, 28.7 };
+            b->kind = VIEW_BOARD_CHART;
+            snprintf(b->title[0], sizeof b->title[0], "time relative to one path");
+            snprintf(b->title[1], sizeof b->title[1], "相对一条路径的时间");
+            snprintf(b->x_label[0], sizeof b->x_label[0], "paths P per warp");
+            snprintf(b->x_label[1], sizeof b->x_label[1], "每个 warp 的路径数 P");
+            snprintf(b->y_label[0], sizeof b->y_label[0], "time (x the time of P = 1)");
+            snprintf(b->y_label[1], sizeof b->y_label[1], "时间（P = 1 时的倍数）");
+            b->log_x = 1;
+            b->n = 6;
+            b->now = 4;
+            b->nseries = 2;
+            for (int i = 0; i < 6; i++) {
+                b->x[i] = x[i];
+                snprintf(b->xtext[i], sizeof b->xtext[i], "%g", x[i]);
+                b->series[0].y[i] = sim[i];
+                b->series[1].y[i] = real[i];
+            }
+            snprintf(b->series[0].name[0], sizeof b->series[0].name[0], "simtlab");
+            snprintf(b->series[1].name[0], sizeof b->series[1].name[0], "H200 measured");
+            snprintf(b->series[1].name[1], sizeof b->series[1].name[1], "H200 实测");
+            b->series[1].measured = 1;
+            snprintf(b->note[0], sizeof b->note[0], "A warp runs its paths one after another.");
+            snprintf(b->note[1], sizeof b->note[1], "warp 把各条路径一条接一条地跑。");
+        } else {
+            ops->title(ops->self, "Lesson 3: Divergence", "第 3 课：分支发散", "summary", "小结");
+            b->kind = VIEW_BOARD_TABLE;
+            b->alone = 1;
+            b->ncols = 2;
+            b->nrows = 2;
+            snprintf(b->title[0], sizeof b->title[0], "What the simulator showed");
+            snprintf(b->cell[0][0][1], VIEW_BOARD_CELL, "claim");
+            snprintf(b->cell[0][1][0], VIEW_BOARD_CELL, "✓");
+            snprintf(b->cell[0][1][1], VIEW_BOARD_CELL, "time is in proportion to the number of paths");
+            snprintf(b->cell[0][2][0], VIEW_BOARD_CELL, "✓");
+            snprintf(b->cell[0][2][1], VIEW_BOARD_CELL, "with 32 paths almost every lane idles");
+            ops->say(ops->self, "Lesson 3 in one sentence: time grows with the number of paths.", NULL);
+        }
+        ops->board(ops->self, b);
+        free(b);   /* the stage keeps its own copy */
+        stage_set_screenshot(st, shots[k]);
+        assert_int_equal(stage_close(st, &e), 0);
+        scene_free(&s);
+    }
+    check_golden(shots[0], "tests/golden/stage_chart.png");
+    check_golden(shots[2], "tests/golden/stage_summary.png");
+    SDL_Surface *en = IMG_Load(shots[0]), *zh = IMG_Load(shots[1]);
+    assert_true(diff_fraction(en, zh) > 0.001);   /* the chart's words are translated */
+    SDL_FreeSurface(en);
+    SDL_FreeSurface(zh);
+}
+
+/* PageDown (or PageUp) during a run in a window (SDL's dummy video
+ * driver): the step's runs finish unwatched with the same results, and the
+ * wait after them returns "next" ("prev") at once. With hold_runs the
+ * first run of a step would wait for Space; PageDown skips that too. */
+static void test_pagedown_during_run(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    mkdir(FRAMES_DIR, 0755);
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("XDG_CONFIG_HOME", FRAMES_DIR "/config", 1);   /* the window's settings, not the user's */
+    for (int k = 0; k < 2; k++) {
+        scene_t s;
+        scene_init(&s);
+        gpu_stats_t g1, g2;
+        cpu_stats_t c1, c2;
+        stage_t *h = open_headless(NULL, 1, "en");
+        race(&s, h, &g1, &c1);
+        assert_int_equal(stage_close(h, &e), 0);
+        stage_opts_t o = { .headless = 0, .lang = "en" };
+        stage_t *st = stage_open(&o, &e);
+        assert_non_null(st);
+        if (stage_headless(st)) {   /* no dummy driver in this SDL build */
+            stage_close(st, &e);
+            scene_free(&s);
+            skip();
+        }
+        const lstage_ops_t *ops = stage_ops(st);
+        ops->hold_runs(ops->self, 1);
+        SDL_Event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.type = SDL_KEYDOWN;
+        ev.key.keysym.sym = k == 0 ? SDLK_PAGEDOWN : SDLK_PAGEUP;
+        assert_int_equal(SDL_PushEvent(&ev), 1);
+        unsigned long before = stage_frames(st);
+        race(&s, st, &g2, &c2);   /* title (a new step), say, play */
+        assert_memory_equal(&g1, &g2, sizeof g1);
+        assert_memory_equal(&c1, &c2, sizeof c1);
+        /* unwatched: a few frames (the say, the last picture), not the
+         * hundreds a watched race draws */
+        assert_true(stage_frames(st) - before < 10);
+        const char *next = ops->pause(ops->self);
+        assert_non_null(next);
+        assert_string_equal(next, k == 0 ? "next" : "prev");
+        assert_int_equal(stage_close(st, &e), 0);
+        scene_free(&s);
+    }
+    unsetenv("SDL_VIDEODRIVER");
+}
+
+/* The CPU's clock never runs ahead of its cores: advanced in slices
+ * towards a far target (a fast-forwarded stage in a window, whose host
+ * budget stops each slice early), cpu_run_cycle stays within the run's
+ * final cycle count. It once jumped to the target (hundreds of seconds for
+ * a 3 ms job) until the slices caught up. */
+static void test_fast_forward_clock(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    scene_t s;
+    scene_init(&s);
+    cpu_launch_t cl;
+    memset(&cl, 0, sizeof cl);
+    uint32_t block[3];
+    launch_cfg(cl.grid, block);
+    memcpy(cl.block, block, sizeof block);
+    cpu_stats_t whole;
+    assert_int_equal(cpu_launch(s.c, gpu_mem(s.g), &s.prog, &cl, s.ca, 4, &whole, &e), 0);
+    cpu_run_t *r = cpu_run_begin(s.c, gpu_mem(s.g), &s.prog, &cl, s.ca, 4, &e);
+    assert_non_null(r);
+    uint64_t far = whole.cycles * 1000, highest = 0;
+    int slices = 0;
+    while (cpu_run_status(r) == CPU_RUN_MORE) {
+        cpu_run_advance(r, far, 2000, &e);
+        uint64_t now = cpu_run_cycle(r);
+        highest = now > highest ? now : highest;
+        slices++;
+    }
+    cpu_stats_t st;
+    assert_int_equal(cpu_run_end(r, &st, &e), 0);
+    assert_true(slices > 10);
+    assert_int_equal(st.cycles, whole.cycles);
+    if (highest > whole.cycles)
+        fail_msg("the CPU's clock read %llu cycles, beyond the run's %llu", (unsigned long long)highest,
+                 (unsigned long long)whole.cycles);
+    scene_free(&s);
+}
+
+/* A chart PNG (--charts) draws Chinese with the CJK font: two charts whose
+ * labels differ in one Chinese character differ in their pixels (drawn as
+ * boxes, as DejaVu Sans alone draws them, they would be the same). */
+static void test_chart_png_cjk(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    mkdir(FRAMES_DIR, 0755);
+    double x[3] = { 1, 2, 4 }, y[3] = { 1, 2, 3.5 };
+    chart_series_t ser = { "模拟器", y };
+    static const char *const titles[2] = { "相对一条路径的时间", "相对一条路径的时刻" };
+    static const char *const paths[2] = { FRAMES_DIR "/cjk1.png", FRAMES_DIR "/cjk2.png" };
+    for (int k = 0; k < 2; k++) {
+        chart_t c = { titles[k], "路径数 P", "时间（倍）", x, 3, &ser, 1, 1, 0, 0, NULL };
+        assert_int_equal(chart_save_png(&c, paths[k], &e), 0);
+    }
+    SDL_Surface *a = IMG_Load(paths[0]), *b = IMG_Load(paths[1]);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(diff_fraction(a, b) > 0.0);
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_race_same_results),
         cmocka_unit_test(test_golden_frame),
         cmocka_unit_test(test_roofline_on_stage),
+        cmocka_unit_test(test_board_golden),
+        cmocka_unit_test(test_pagedown_during_run),
+        cmocka_unit_test(test_fast_forward_clock),
+        cmocka_unit_test(test_chart_png_cjk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
