@@ -41,6 +41,7 @@ typedef struct slane {
     char kernel[64];
     char label_en[96], label_zh[96];  /* "paths = 8": what this run of a sweep is */
     double clock_mhz;
+    double tc_peak_gflops;        /* the kernel's Tensor Core peak, 0: none   */
     rec_t *rec;
     float *out;                   /* a copy of the output values; owned       */
     uint32_t rows, cols;
@@ -317,7 +318,11 @@ static void fill_model(stage_t *s)
         memcpy(v->gflops_hist, l->hist, sizeof v->gflops_hist);
         v->nhist = l->nhist;
         if (!l->is_cpu) {
-            v->peak_gflops = (double)l->gd.fp32_lanes_per_sm * 2.0 * l->gd.sms * l->gd.clock_mhz / 1e3;
+            /* a Tensor Core kernel is measured against the Tensor Core peak
+             * of its format, anything else against the FP32 lanes' */
+            v->peak_tc = l->tc_peak_gflops > 0;
+            v->peak_gflops = v->peak_tc ? l->tc_peak_gflops
+                                        : (double)l->gd.fp32_lanes_per_sm * 2.0 * l->gd.sms * l->gd.clock_mhz / 1e3;
             for (int lv = 0; lv < GPU_LEVEL_COUNT; lv++)
                 v->bw_now[lv] = total ? recent_gbs(l, lv, v->frame) : 0.0;
             v->bw_peak[GPU_LEVEL_DRAM] = l->gd.dram_gbps;
@@ -615,6 +620,23 @@ static void free_lanes(stage_t *s)
 
 static const char *hold_before_run(stage_t *s);
 
+/* The datasheet (dense) Tensor Core peak in GFLOP/s of the fastest format
+ * kernel p multiplies in (wmma.mma or wgmma), or 0 when it has none. */
+static double tc_peak_gflops(const gpu_desc_t *d, const isa_program_t *p)
+{
+    uint32_t best = 0;
+    for (uint32_t pc = 0; p && pc < p->ncode; pc++) {
+        const isa_instr_t *in = &p->code[pc];
+        if (in->op != OP_WMMA_MMA && in->op != OP_WGMMA)
+            continue;
+        uint32_t r = in->type == T_F16 ? d->tc_flops_per_clk_f16 : in->type == T_BF16 ? d->tc_flops_per_clk_bf16
+                   : in->type == T_TF32 ? d->tc_flops_per_clk_tf32 : d->tc_flops_per_clk_fp8;
+        if (r > best)
+            best = r;
+    }
+    return (double)best * d->sms * d->clock_mhz / 1e3;
+}
+
 static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
 {
     stage_t *s = self;
@@ -641,6 +663,7 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
         } else {
             l->gd = *gpu_run_desc(lanes[i].gpu);
             l->clock_mhz = l->gd.clock_mhz;
+            l->tc_peak_gflops = tc_peak_gflops(&l->gd, gpu_run_program(lanes[i].gpu));
             /* every SM of the chip and every warp slot it has, used or not */
             l->rec = rec_create(l->gd.sms, l->gd.max_threads_per_sm / 32 ? l->gd.max_threads_per_sm / 32 : 1,
                                 REC_FRAMES, &e);

@@ -68,7 +68,7 @@ static const char *const short_en[REC_STATUS_COUNT] = {
     "wait: memory", "wait: result", "unit busy", "barrier", "finished",
 };
 static const char *const short_zh[REC_STATUS_COUNT] = {
-    "空槽位", "FP32 运算", "Tensor Core", "访存", "整数/分支", "就绪",
+    "空槽位", "FP32 运算", "张量核心", "访存", "整数/分支", "就绪",
     "等内存", "等结果", "单元忙", "屏障", "已完成",
 };
 static const char *const status_en[REC_STATUS_COUNT] = {
@@ -697,7 +697,10 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
     /* FLOP/s */
     fmt_flops(L->nhist ? L->gflops_hist[L->nhist - 1] : 0, a, sizeof a);
     fmt_flops(L->peak_gflops, b, sizeof b);
-    snprintf(line, sizeof line, tr(c, "math  %s / %s", "计算  %s / %s"), a, b);
+    if (L->peak_tc)
+        snprintf(line, sizeof line, tr(c, "Tensor Cores  %s / %s", "张量核心  %s / %s"), a, b);
+    else
+        snprintf(line, sizeof line, tr(c, "math  %s / %s", "计算  %s / %s"), a, b);
     txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
     py += th + S(c, 2);
     int ch = S(c, 60);
@@ -714,10 +717,17 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
             SDL_RenderDrawLine(c->r, x0, py + ch - 2 - (int)(f0 * (ch - 2)), x1, py + ch - 2 - (int)(f1 * (ch - 2)));
         }
     }
-    hint(c, px, py - th, iw, ch + th,
-         "Floating-point operations per second, against the FP32 peak (the top of the box): how much of the "
-         "GPU's arithmetic the kernel uses.",
-         "每秒浮点运算次数，和 FP32 峰值（方框顶部）相比：核函数用掉了 GPU 多少计算能力。");
+    if (L->peak_tc)
+        hint(c, px, py - th, iw, ch + th,
+             "Floating-point operations per second, against the Tensor Cores' peak for this kernel's number "
+             "format (the top of the box; datasheet, dense): how much of the GPU's matrix arithmetic it uses.",
+             "每秒浮点运算次数，和这个核函数所用数值格式的张量核心峰值（方框顶部；官方参数，稠密）相比："
+             "核函数用掉了 GPU 多少矩阵计算能力。");
+    else
+        hint(c, px, py - th, iw, ch + th,
+             "Floating-point operations per second, against the FP32 peak (the top of the box): how much of the "
+             "GPU's arithmetic the kernel uses.",
+             "每秒浮点运算次数，和 FP32 峰值（方框顶部）相比：核函数用掉了 GPU 多少计算能力。");
     py += ch + S(c, 8);
     /* warp states */
     if (f) {
@@ -800,7 +810,7 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         fill(c, lx, ly + (lh - sq) / 2, sq, sq, k);
         frame_rect(c, lx, ly + (lh - sq) / 2, sq, sq, s < 0 ? blend(OI_GREEN, OI_BLACK, 0.25) : c->th.grid);
         if (s < 0) {
-            txt(c, tr(c, "lane off", "线程关闭"), lx + sq + S(c, 6), ly, SMALL, TEXT_SANS, c->th.ink);
+            txt(c, tr(c, "lane off", "未用的通道"), lx + sq + S(c, 6), ly, SMALL, TEXT_SANS, c->th.ink);
             hint(c, lx, ly, colw, lh,
                  "Hollow cells: lanes switched off. When threads of one warp take different sides of an if, the "
                  "warp runs each side in turn with the other lanes switched off.",

@@ -89,7 +89,9 @@ typedef struct view_lane {
     double vmin, vmax;             /* colour scale of the output             */
     double gflops_hist[VIEW_HISTORY]; /* achieved GFLOP/s per frame, oldest first */
     int nhist;
-    double peak_gflops;            /* FP32 peak (GPU: lanes x 2 x clock)     */
+    double peak_gflops;            /* FP32 peak (GPU: lanes x 2 x clock), or
+                                      the Tensor Core peak when peak_tc     */
+    int peak_tc;                   /* the kernel multiplies on Tensor Cores  */
     double bw_now[GPU_LEVEL_COUNT];/* GB/s over the last frames              */
     double bw_peak[GPU_LEVEL_COUNT];
 } view_lane_t;
