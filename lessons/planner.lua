@@ -35,6 +35,7 @@ local function parse(from, flags, valued)
   return o, pos
 end
 
+local function main()
 if cmd == "fit" then
   local fit = require("fit")
   local o, pos = parse(2, { ["--train"] = { "mode", "train" }, ["--infer"] = { "mode", "infer" },
@@ -55,4 +56,13 @@ elseif cmd == "decode" then
   if o.json then print(decode.json(r)) else decode.print(r, simt.lang()) end
 else
   error("usage: planner.lua fit MODEL [options] | decode MODEL --gpu P [options]", 0)
+end
+end
+
+-- a mistake in the arguments (an error without a file:line) is bad usage:
+-- the message without a traceback, exit status 2
+local ok, e = pcall(main)
+if not ok then
+  if type(e) == "string" and not e:match("^[^:]+%.lua:%d+:") then error({ simtlab_exit = 2, message = e }, 0) end
+  error(e, 0)
 end

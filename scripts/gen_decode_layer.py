@@ -7,6 +7,7 @@ the weight-streaming kernels of `simtlab decode` (lessons/lib/decode.lua).
 A developer tool: the .s files are checked in. The four kernels differ only in
 how a 16-byte load of weights becomes floats (the dequantisation)."""
 import os
+import re
 
 FMTS = {
     # name: (elements per 16 bytes, description, scale)
@@ -22,10 +23,29 @@ FMTS = {
 }
 
 
+U = 4   # 16-byte chunks of weights in flight per lane
+
+
 def gen(fmt):
     E, desc, scale = FMTS[fmt]
+    RAW, WB = 8, 8 + 4 * U          # raw chunks r8.., their floats
+    XB = WB + E                      # 8 x values
+    MB = XB + 8                      # the rest
     L = []
-    o = L.append
+
+    def o(line):
+        # the template below numbers raw r8.., floats r16.., x r48.., misc r56..;
+        # renumber so that each format uses only the registers it needs
+        def ren(mt):
+            n = int(mt.group(1))
+            if n >= 56:
+                n = n - 56 + MB
+            elif n >= 48:
+                n = n - 48 + XB
+            elif n >= 16:
+                n = n - 16 + WB
+            return "%%r%d" % n
+        L.append(re.sub(r"%r(\d+)", ren, line) if not line.startswith("//") else line)
     o(f"// decode_gemv_{fmt}.s - Y = X W^T for decode: X is M x K (f32, the batch's")
     o("// activations, M = 1..any), W is N x K (the layer's weights, row-major, one")
     o(f"// output per row), Y is M x N (f32). {desc}.")
@@ -41,7 +61,7 @@ def gen(fmt):
     o("// Launch:  block = {256} (8 warps, one row each), grid = {ceil(M/8), ceil(N/8)}.")
     o(f"// Needs:   K a multiple of {E} (one 16-byte load = {E} weights).")
     o("// Mapping: warp w of block (g, r) computes Y[8g .. 8g+7][8r + w]; lane l reads")
-    o(f"//          the 16-byte chunks l, l + 32, ... of the row ({E} weights each), two")
+    o(f"//          the 16-byte chunks l, l + 32, ... of the row ({E} weights each), {U}")
     o("//          in flight; the x values come from L1/L2 (X is small); the 32 lanes'")
     o("//          partial sums meet in shared memory (the ISA has no shuffle).")
     o("// Rows past N are clamped to N - 1 (loaded, not stored); rows of X past M are")
@@ -94,19 +114,20 @@ def gen(fmt):
     o("    setp.ge.u32 %p0, %r76, %r70;")
     o("    @%p0 bra REDUCE;")
     o("LOOP:")
-    o("    add.u32 %r77, %r76, 32;")
-    o("    setp.lt.u32 %p1, %r77, %r70;  // a second chunk c + 32?")
     o("    shl.b32 %r78, %r76, 4;")
     o("    add.u32 %r78, %r78, %r71;  // &chunk c")
     o("    ld.global.v4.b32 {%r8,%r9,%r10,%r11}, [%r78];")
-    o("    @%p1 ld.global.v4.b32 {%r12,%r13,%r14,%r15}, [%r78+512];")
-    for half in range(2):
-        base = 8 + 4 * half
-        cvar = "%r76" if half == 0 else "%r77"
-        if half == 1:
-            o("    @!%p1 bra NEXT;")
-        o(f"    // ---- chunk {'c' if half == 0 else 'c + 32'}: {E} weights -> floats")
-        # dequantise into r16..r16+E-1
+    for u in range(1, U):
+        o(f"    add.u32 %r77, %r76, {32 * u};")
+        o(f"    setp.lt.u32 %p{u}, %r77, %r70;  // chunk c + {32 * u} inside the row?")
+        o(f"    @%p{u} ld.global.v4.b32 {{%r{8 + 4 * u},%r{9 + 4 * u},%r{10 + 4 * u},%r{11 + 4 * u}}}, [%r78+{512 * u}];")
+    for u in range(U):
+        base = 8 + 4 * u
+        if u > 0:
+            o(f"    @!%p{u} bra NEXT;")
+            o(f"    add.u32 %r77, %r76, {32 * u};")
+        cvar = "%r76" if u == 0 else "%r77"
+        o(f"    // ---- chunk c + {32 * u}: {E} weights -> floats")
         for r in range(4):
             raw = f"%r{base + r}"
             if fmt == "f16":
@@ -140,13 +161,12 @@ def gen(fmt):
             o("    shl.b32 %r79, %r79, 2;")
             o("    add.u32 %r79, %r79, %r75;")
             o("    ld.global.f32 %r59, [%r79];  // the group's scale")
-        # x pointer of this chunk: X + m0 row + c*E*4
         o(f"    shl.b32 %r80, {cvar}, {(E * 4).bit_length() - 1};")
         o("    add.u32 %r80, %r80, %r73;  // &X[m0][c*E]")
         for m in range(8):
             if m > 0:
-                o(f"    setp.le.u32 %p2, %r69, {m};")
-                o(f"    @%p2 bra DONE{half};")
+                o(f"    setp.le.u32 %p5, %r69, {m};")
+                o(f"    @%p5 bra DONE{u};")
                 o("    add.u32 %r80, %r80, %r74;  // next row of X")
             acc = f"%r{m}"
             tgt = "%r58" if scale == "group" else acc
@@ -159,10 +179,9 @@ def gen(fmt):
                     o(f"    fma.f32 {tgt}, %r{16 + e0 + e}, %r{48 + e}, {tgt};")
             if scale == "group":
                 o(f"    fma.f32 {acc}, %r58, %r59, {acc};  // scaled once per chunk")
-        o(f"DONE{half}:")
-        if half == 1:
-            o("NEXT:")
-    o("    add.u32 %r76, %r76, 64;")
+        o(f"DONE{u}:")
+    o("NEXT:")
+    o(f"    add.u32 %r76, %r76, {32 * U};")
     o("    setp.lt.u32 %p0, %r76, %r70;")
     o("    @%p0 bra LOOP;")
     o("REDUCE:")
@@ -189,15 +208,19 @@ def gen(fmt):
     o("    mul.u32 %r84, %r65, 132;")
     o("    add.u32 %r83, %r83, %r84;")
     o("    add.u32 %r83, %r83, red;  // &red[w][lane][0]")
-    o("    ld.shared.f32 %r16, [%r83];")
-    for i in range(1, 32):
-        o(f"    ld.shared.f32 %r{16 + i}, [%r83+{4 * i}];")
-    # fixed tree
-    n = 32
-    while n > 1:
-        n //= 2
-        for i in range(n):
-            o(f"    add.f32 %r{16 + i}, %r{16 + i}, %r{16 + i + n};")
+    # 32 partials, 8 at a time (into the raw registers), in a fixed order
+    for q in range(4):
+        for i in range(8):
+            o(f"    ld.shared.f32 %r{8 + i}, [%r83+{4 * (8 * q + i)}];")
+        n = 8
+        while n > 1:
+            n //= 2
+            for i in range(n):
+                o(f"    add.f32 %r{8 + i}, %r{8 + i}, %r{8 + i + n};")
+        if q == 0:
+            o("    mov.f32 %r16, %r8;")
+        else:
+            o("    add.f32 %r16, %r16, %r8;")
     o("    add.u32 %r85, %r68, %r65;  // m = m0 + lane")
     o("    mad.u32 %r85, %r85, %r61, %r66;")
     o("    shl.b32 %r85, %r85, 2;")

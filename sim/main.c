@@ -71,6 +71,17 @@ static const char usage_text[] =
     "  check N FILE.s [--json]   grade your kernel for lesson N's exercise: correct\n"
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
     "                            enough (its budget); exit 0 when it passes\n"
+    "  fit MODEL [--gpu P] [--train|--infer] [--optimizer adamw|adam8bit|sgd]\n"
+    "      [--precision fp32|bf16-mixed|bf16|fp16] [--weights int8|int4] [--batch B]\n"
+    "      [--seq S] [--checkpointing] [--attention flash|eager] [--json]\n"
+    "                            will MODEL fit on P? an itemised memory ledger with\n"
+    "                            formulas and sources (lessons/lib/fit.lua); MODEL:\n"
+    "                            gpt2-124m gpt2-xl llama2-7b llama3-8b llama2-70b or\n"
+    "                            a JSON object {\"layers\": 32, \"hidden\": 4096, ...}\n"
+    "  decode MODEL --gpu P [--batch B] [--precision fp16|bf16|int8|int4]\n"
+    "      [--context T] [--json]\n"
+    "                            tokens per second: one layer's real kernels on the\n"
+    "                            full simulated GPU, x layers (lessons/lib/decode.lua)\n"
     "  presets                   list the architecture presets (arch/*.lua)\n"
     "  -h, --help                show this help\n"
     "  --version                 show the version\n"
@@ -1004,6 +1015,32 @@ static int course_lessons(int argc, char **argv)
     return rc;
 }
 
+/* simtlab fit|decode ...: lessons/planner.lua with the same arguments
+ * (--lang before or after them works: it is a run option). */
+static int planner_command(int argc, char **argv)
+{
+    char path[1024], *args[64];
+    cli_opts_t o;
+    int n = 0;
+    memset(&o, 0, sizeof o);
+    if (arch_find_file("lessons/planner.lua", path, sizeof path) != 0) {
+        fprintf(stderr, "simtlab: cannot find lessons/planner.lua (set SIMTLAB_HOME to the simtlab directory)\n");
+        return 1;
+    }
+    if (argc > (int)(sizeof args / sizeof args[0]))
+        return usage_error("%s", "too many arguments");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc) {
+            o.lang = argv[++i];
+            if (strcmp(o.lang, "en") != 0 && strcmp(o.lang, "zh") != 0)
+                return usage_error("--lang is en or zh, got '%s'", o.lang);
+        } else {
+            args[n++] = argv[i];
+        }
+    }
+    return run_script(path, n, args, &o);
+}
+
 static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -1105,6 +1142,8 @@ static int run_command(int argc, char **argv)
         args[3] = "--json";
         return run_script(path, 3 + json, args, &o);
     }
+    if (strcmp(cmd, "fit") == 0 || strcmp(cmd, "decode") == 0)
+        return planner_command(argc, argv);
     if (strcmp(cmd, "presets") == 0) {
         if (argc != 2)
             return usage_error("%s", "'presets' takes no arguments");

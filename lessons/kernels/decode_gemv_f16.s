@@ -13,7 +13,7 @@
 // Launch:  block = {256} (8 warps, one row each), grid = {ceil(M/8), ceil(N/8)}.
 // Needs:   K a multiple of 8 (one 16-byte load = 8 weights).
 // Mapping: warp w of block (g, r) computes Y[8g .. 8g+7][8r + w]; lane l reads
-//          the 16-byte chunks l, l + 32, ... of the row (8 weights each), two
+//          the 16-byte chunks l, l + 32, ... of the row (8 weights each), 4
 //          in flight; the x values come from L1/L2 (X is small); the 32 lanes'
 //          partial sums meet in shared memory (the ISA has no shuffle).
 // Rows past N are clamped to N - 1 (loaded, not stored); rows of X past M are
@@ -27,31 +27,31 @@
 .param N
 .param K
 .shared red 8448                       // float red[8 warps][8 rows][33] (padded)
-    ld.param.u32 %r60, [M];
-    ld.param.u32 %r61, [N];
-    ld.param.u32 %r62, [K];
-    mov.u32 %r63, %tid.x;
-    shr.u32 %r64, %r63, 5;  // w
-    and.b32 %r65, %r63, 31;  // lane
-    mov.u32 %r66, %ctaid.y;
-    shl.b32 %r66, %r66, 3;
-    add.u32 %r66, %r66, %r64;  // n = 8r + w
-    sub.u32 %r67, %r61, 1;
-    min.u32 %r67, %r66, %r67;  // clamped row
-    mov.u32 %r68, %ctaid.x;
-    shl.b32 %r68, %r68, 3;  // m0 = 8g
-    sub.u32 %r69, %r60, %r68;
-    min.u32 %r69, %r69, 8;  // rows of X for this block: mc = min(8, M - m0)
-    shr.u32 %r70, %r62, 3;  // C = K / 8: chunks per row
-    mul.u32 %r71, %r67, %r62;
-    shl.b32 %r71, %r71, 1;
-    ld.param.u32 %r72, [W];
-    add.u32 %r71, %r71, %r72;  // &W[n][0]
-    mul.u32 %r73, %r68, %r62;
-    shl.b32 %r73, %r73, 2;
-    ld.param.u32 %r72, [X];
-    add.u32 %r73, %r73, %r72;  // &X[m0][0]
-    shl.b32 %r74, %r62, 2;  // K*4: one row of X
+    ld.param.u32 %r44, [M];
+    ld.param.u32 %r45, [N];
+    ld.param.u32 %r46, [K];
+    mov.u32 %r47, %tid.x;
+    shr.u32 %r48, %r47, 5;  // w
+    and.b32 %r49, %r47, 31;  // lane
+    mov.u32 %r50, %ctaid.y;
+    shl.b32 %r50, %r50, 3;
+    add.u32 %r50, %r50, %r48;  // n = 8r + w
+    sub.u32 %r51, %r45, 1;
+    min.u32 %r51, %r50, %r51;  // clamped row
+    mov.u32 %r52, %ctaid.x;
+    shl.b32 %r52, %r52, 3;  // m0 = 8g
+    sub.u32 %r53, %r44, %r52;
+    min.u32 %r53, %r53, 8;  // rows of X for this block: mc = min(8, M - m0)
+    shr.u32 %r54, %r46, 3;  // C = K / 8: chunks per row
+    mul.u32 %r55, %r51, %r46;
+    shl.b32 %r55, %r55, 1;
+    ld.param.u32 %r56, [W];
+    add.u32 %r55, %r55, %r56;  // &W[n][0]
+    mul.u32 %r57, %r52, %r46;
+    shl.b32 %r57, %r57, 2;
+    ld.param.u32 %r56, [X];
+    add.u32 %r57, %r57, %r56;  // &X[m0][0]
+    shl.b32 %r58, %r46, 2;  // K*4: one row of X
     mov.f32 %r0, 0.0;
     mov.f32 %r1, 0.0;
     mov.f32 %r2, 0.0;
@@ -60,345 +60,591 @@
     mov.f32 %r5, 0.0;
     mov.f32 %r6, 0.0;
     mov.f32 %r7, 0.0;
-    mov.u32 %r76, %r65;  // c = lane
-    setp.ge.u32 %p0, %r76, %r70;
+    mov.u32 %r60, %r49;  // c = lane
+    setp.ge.u32 %p0, %r60, %r54;
     @%p0 bra REDUCE;
 LOOP:
-    add.u32 %r77, %r76, 32;
-    setp.lt.u32 %p1, %r77, %r70;  // a second chunk c + 32?
-    shl.b32 %r78, %r76, 4;
-    add.u32 %r78, %r78, %r71;  // &chunk c
-    ld.global.v4.b32 {%r8,%r9,%r10,%r11}, [%r78];
-    @%p1 ld.global.v4.b32 {%r12,%r13,%r14,%r15}, [%r78+512];
-    // ---- chunk c: 8 weights -> floats
-    cvt.f32.f16 %r16, %r8;
-    shr.u32 %r17, %r8, 16;
-    cvt.f32.f16 %r17, %r17;
-    cvt.f32.f16 %r18, %r9;
-    shr.u32 %r19, %r9, 16;
-    cvt.f32.f16 %r19, %r19;
-    cvt.f32.f16 %r20, %r10;
-    shr.u32 %r21, %r10, 16;
-    cvt.f32.f16 %r21, %r21;
-    cvt.f32.f16 %r22, %r11;
-    shr.u32 %r23, %r11, 16;
-    cvt.f32.f16 %r23, %r23;
-    shl.b32 %r80, %r76, 5;
-    add.u32 %r80, %r80, %r73;  // &X[m0][c*E]
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r0, %r16, %r48, %r0;
-    fma.f32 %r0, %r17, %r49, %r0;
-    fma.f32 %r0, %r18, %r50, %r0;
-    fma.f32 %r0, %r19, %r51, %r0;
-    fma.f32 %r0, %r20, %r52, %r0;
-    fma.f32 %r0, %r21, %r53, %r0;
-    fma.f32 %r0, %r22, %r54, %r0;
-    fma.f32 %r0, %r23, %r55, %r0;
-    setp.le.u32 %p2, %r69, 1;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r1, %r16, %r48, %r1;
-    fma.f32 %r1, %r17, %r49, %r1;
-    fma.f32 %r1, %r18, %r50, %r1;
-    fma.f32 %r1, %r19, %r51, %r1;
-    fma.f32 %r1, %r20, %r52, %r1;
-    fma.f32 %r1, %r21, %r53, %r1;
-    fma.f32 %r1, %r22, %r54, %r1;
-    fma.f32 %r1, %r23, %r55, %r1;
-    setp.le.u32 %p2, %r69, 2;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r2, %r16, %r48, %r2;
-    fma.f32 %r2, %r17, %r49, %r2;
-    fma.f32 %r2, %r18, %r50, %r2;
-    fma.f32 %r2, %r19, %r51, %r2;
-    fma.f32 %r2, %r20, %r52, %r2;
-    fma.f32 %r2, %r21, %r53, %r2;
-    fma.f32 %r2, %r22, %r54, %r2;
-    fma.f32 %r2, %r23, %r55, %r2;
-    setp.le.u32 %p2, %r69, 3;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r3, %r16, %r48, %r3;
-    fma.f32 %r3, %r17, %r49, %r3;
-    fma.f32 %r3, %r18, %r50, %r3;
-    fma.f32 %r3, %r19, %r51, %r3;
-    fma.f32 %r3, %r20, %r52, %r3;
-    fma.f32 %r3, %r21, %r53, %r3;
-    fma.f32 %r3, %r22, %r54, %r3;
-    fma.f32 %r3, %r23, %r55, %r3;
-    setp.le.u32 %p2, %r69, 4;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r4, %r16, %r48, %r4;
-    fma.f32 %r4, %r17, %r49, %r4;
-    fma.f32 %r4, %r18, %r50, %r4;
-    fma.f32 %r4, %r19, %r51, %r4;
-    fma.f32 %r4, %r20, %r52, %r4;
-    fma.f32 %r4, %r21, %r53, %r4;
-    fma.f32 %r4, %r22, %r54, %r4;
-    fma.f32 %r4, %r23, %r55, %r4;
-    setp.le.u32 %p2, %r69, 5;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r5, %r16, %r48, %r5;
-    fma.f32 %r5, %r17, %r49, %r5;
-    fma.f32 %r5, %r18, %r50, %r5;
-    fma.f32 %r5, %r19, %r51, %r5;
-    fma.f32 %r5, %r20, %r52, %r5;
-    fma.f32 %r5, %r21, %r53, %r5;
-    fma.f32 %r5, %r22, %r54, %r5;
-    fma.f32 %r5, %r23, %r55, %r5;
-    setp.le.u32 %p2, %r69, 6;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r6, %r16, %r48, %r6;
-    fma.f32 %r6, %r17, %r49, %r6;
-    fma.f32 %r6, %r18, %r50, %r6;
-    fma.f32 %r6, %r19, %r51, %r6;
-    fma.f32 %r6, %r20, %r52, %r6;
-    fma.f32 %r6, %r21, %r53, %r6;
-    fma.f32 %r6, %r22, %r54, %r6;
-    fma.f32 %r6, %r23, %r55, %r6;
-    setp.le.u32 %p2, %r69, 7;
-    @%p2 bra DONE0;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r7, %r16, %r48, %r7;
-    fma.f32 %r7, %r17, %r49, %r7;
-    fma.f32 %r7, %r18, %r50, %r7;
-    fma.f32 %r7, %r19, %r51, %r7;
-    fma.f32 %r7, %r20, %r52, %r7;
-    fma.f32 %r7, %r21, %r53, %r7;
-    fma.f32 %r7, %r22, %r54, %r7;
-    fma.f32 %r7, %r23, %r55, %r7;
+    shl.b32 %r62, %r60, 4;
+    add.u32 %r62, %r62, %r55;  // &chunk c
+    ld.global.v4.b32 {%r8,%r9,%r10,%r11}, [%r62];
+    add.u32 %r61, %r60, 32;
+    setp.lt.u32 %p1, %r61, %r54;  // chunk c + 32 inside the row?
+    @%p1 ld.global.v4.b32 {%r12,%r13,%r14,%r15}, [%r62+512];
+    add.u32 %r61, %r60, 64;
+    setp.lt.u32 %p2, %r61, %r54;  // chunk c + 64 inside the row?
+    @%p2 ld.global.v4.b32 {%r24,%r25,%r26,%r27}, [%r62+1024];
+    add.u32 %r61, %r60, 96;
+    setp.lt.u32 %p3, %r61, %r54;  // chunk c + 96 inside the row?
+    @%p3 ld.global.v4.b32 {%r28,%r29,%r30,%r31}, [%r62+1536];
+    // ---- chunk c + 0: 8 weights -> floats
+    cvt.f32.f16 %r24, %r8;
+    shr.u32 %r25, %r8, 16;
+    cvt.f32.f16 %r25, %r25;
+    cvt.f32.f16 %r26, %r9;
+    shr.u32 %r27, %r9, 16;
+    cvt.f32.f16 %r27, %r27;
+    cvt.f32.f16 %r28, %r10;
+    shr.u32 %r29, %r10, 16;
+    cvt.f32.f16 %r29, %r29;
+    cvt.f32.f16 %r30, %r11;
+    shr.u32 %r31, %r11, 16;
+    cvt.f32.f16 %r31, %r31;
+    shl.b32 %r64, %r60, 5;
+    add.u32 %r64, %r64, %r57;  // &X[m0][c*E]
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r0, %r24, %r32, %r0;
+    fma.f32 %r0, %r25, %r33, %r0;
+    fma.f32 %r0, %r26, %r34, %r0;
+    fma.f32 %r0, %r27, %r35, %r0;
+    fma.f32 %r0, %r28, %r36, %r0;
+    fma.f32 %r0, %r29, %r37, %r0;
+    fma.f32 %r0, %r30, %r38, %r0;
+    fma.f32 %r0, %r31, %r39, %r0;
+    setp.le.u32 %p5, %r53, 1;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r1, %r24, %r32, %r1;
+    fma.f32 %r1, %r25, %r33, %r1;
+    fma.f32 %r1, %r26, %r34, %r1;
+    fma.f32 %r1, %r27, %r35, %r1;
+    fma.f32 %r1, %r28, %r36, %r1;
+    fma.f32 %r1, %r29, %r37, %r1;
+    fma.f32 %r1, %r30, %r38, %r1;
+    fma.f32 %r1, %r31, %r39, %r1;
+    setp.le.u32 %p5, %r53, 2;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r2, %r24, %r32, %r2;
+    fma.f32 %r2, %r25, %r33, %r2;
+    fma.f32 %r2, %r26, %r34, %r2;
+    fma.f32 %r2, %r27, %r35, %r2;
+    fma.f32 %r2, %r28, %r36, %r2;
+    fma.f32 %r2, %r29, %r37, %r2;
+    fma.f32 %r2, %r30, %r38, %r2;
+    fma.f32 %r2, %r31, %r39, %r2;
+    setp.le.u32 %p5, %r53, 3;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r3, %r24, %r32, %r3;
+    fma.f32 %r3, %r25, %r33, %r3;
+    fma.f32 %r3, %r26, %r34, %r3;
+    fma.f32 %r3, %r27, %r35, %r3;
+    fma.f32 %r3, %r28, %r36, %r3;
+    fma.f32 %r3, %r29, %r37, %r3;
+    fma.f32 %r3, %r30, %r38, %r3;
+    fma.f32 %r3, %r31, %r39, %r3;
+    setp.le.u32 %p5, %r53, 4;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r4, %r24, %r32, %r4;
+    fma.f32 %r4, %r25, %r33, %r4;
+    fma.f32 %r4, %r26, %r34, %r4;
+    fma.f32 %r4, %r27, %r35, %r4;
+    fma.f32 %r4, %r28, %r36, %r4;
+    fma.f32 %r4, %r29, %r37, %r4;
+    fma.f32 %r4, %r30, %r38, %r4;
+    fma.f32 %r4, %r31, %r39, %r4;
+    setp.le.u32 %p5, %r53, 5;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r5, %r24, %r32, %r5;
+    fma.f32 %r5, %r25, %r33, %r5;
+    fma.f32 %r5, %r26, %r34, %r5;
+    fma.f32 %r5, %r27, %r35, %r5;
+    fma.f32 %r5, %r28, %r36, %r5;
+    fma.f32 %r5, %r29, %r37, %r5;
+    fma.f32 %r5, %r30, %r38, %r5;
+    fma.f32 %r5, %r31, %r39, %r5;
+    setp.le.u32 %p5, %r53, 6;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r6, %r24, %r32, %r6;
+    fma.f32 %r6, %r25, %r33, %r6;
+    fma.f32 %r6, %r26, %r34, %r6;
+    fma.f32 %r6, %r27, %r35, %r6;
+    fma.f32 %r6, %r28, %r36, %r6;
+    fma.f32 %r6, %r29, %r37, %r6;
+    fma.f32 %r6, %r30, %r38, %r6;
+    fma.f32 %r6, %r31, %r39, %r6;
+    setp.le.u32 %p5, %r53, 7;
+    @%p5 bra DONE0;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r7, %r24, %r32, %r7;
+    fma.f32 %r7, %r25, %r33, %r7;
+    fma.f32 %r7, %r26, %r34, %r7;
+    fma.f32 %r7, %r27, %r35, %r7;
+    fma.f32 %r7, %r28, %r36, %r7;
+    fma.f32 %r7, %r29, %r37, %r7;
+    fma.f32 %r7, %r30, %r38, %r7;
+    fma.f32 %r7, %r31, %r39, %r7;
 DONE0:
     @!%p1 bra NEXT;
+    add.u32 %r61, %r60, 32;
     // ---- chunk c + 32: 8 weights -> floats
-    cvt.f32.f16 %r16, %r12;
-    shr.u32 %r17, %r12, 16;
-    cvt.f32.f16 %r17, %r17;
-    cvt.f32.f16 %r18, %r13;
-    shr.u32 %r19, %r13, 16;
-    cvt.f32.f16 %r19, %r19;
-    cvt.f32.f16 %r20, %r14;
-    shr.u32 %r21, %r14, 16;
-    cvt.f32.f16 %r21, %r21;
-    cvt.f32.f16 %r22, %r15;
-    shr.u32 %r23, %r15, 16;
-    cvt.f32.f16 %r23, %r23;
-    shl.b32 %r80, %r77, 5;
-    add.u32 %r80, %r80, %r73;  // &X[m0][c*E]
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r0, %r16, %r48, %r0;
-    fma.f32 %r0, %r17, %r49, %r0;
-    fma.f32 %r0, %r18, %r50, %r0;
-    fma.f32 %r0, %r19, %r51, %r0;
-    fma.f32 %r0, %r20, %r52, %r0;
-    fma.f32 %r0, %r21, %r53, %r0;
-    fma.f32 %r0, %r22, %r54, %r0;
-    fma.f32 %r0, %r23, %r55, %r0;
-    setp.le.u32 %p2, %r69, 1;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r1, %r16, %r48, %r1;
-    fma.f32 %r1, %r17, %r49, %r1;
-    fma.f32 %r1, %r18, %r50, %r1;
-    fma.f32 %r1, %r19, %r51, %r1;
-    fma.f32 %r1, %r20, %r52, %r1;
-    fma.f32 %r1, %r21, %r53, %r1;
-    fma.f32 %r1, %r22, %r54, %r1;
-    fma.f32 %r1, %r23, %r55, %r1;
-    setp.le.u32 %p2, %r69, 2;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r2, %r16, %r48, %r2;
-    fma.f32 %r2, %r17, %r49, %r2;
-    fma.f32 %r2, %r18, %r50, %r2;
-    fma.f32 %r2, %r19, %r51, %r2;
-    fma.f32 %r2, %r20, %r52, %r2;
-    fma.f32 %r2, %r21, %r53, %r2;
-    fma.f32 %r2, %r22, %r54, %r2;
-    fma.f32 %r2, %r23, %r55, %r2;
-    setp.le.u32 %p2, %r69, 3;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r3, %r16, %r48, %r3;
-    fma.f32 %r3, %r17, %r49, %r3;
-    fma.f32 %r3, %r18, %r50, %r3;
-    fma.f32 %r3, %r19, %r51, %r3;
-    fma.f32 %r3, %r20, %r52, %r3;
-    fma.f32 %r3, %r21, %r53, %r3;
-    fma.f32 %r3, %r22, %r54, %r3;
-    fma.f32 %r3, %r23, %r55, %r3;
-    setp.le.u32 %p2, %r69, 4;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r4, %r16, %r48, %r4;
-    fma.f32 %r4, %r17, %r49, %r4;
-    fma.f32 %r4, %r18, %r50, %r4;
-    fma.f32 %r4, %r19, %r51, %r4;
-    fma.f32 %r4, %r20, %r52, %r4;
-    fma.f32 %r4, %r21, %r53, %r4;
-    fma.f32 %r4, %r22, %r54, %r4;
-    fma.f32 %r4, %r23, %r55, %r4;
-    setp.le.u32 %p2, %r69, 5;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r5, %r16, %r48, %r5;
-    fma.f32 %r5, %r17, %r49, %r5;
-    fma.f32 %r5, %r18, %r50, %r5;
-    fma.f32 %r5, %r19, %r51, %r5;
-    fma.f32 %r5, %r20, %r52, %r5;
-    fma.f32 %r5, %r21, %r53, %r5;
-    fma.f32 %r5, %r22, %r54, %r5;
-    fma.f32 %r5, %r23, %r55, %r5;
-    setp.le.u32 %p2, %r69, 6;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r6, %r16, %r48, %r6;
-    fma.f32 %r6, %r17, %r49, %r6;
-    fma.f32 %r6, %r18, %r50, %r6;
-    fma.f32 %r6, %r19, %r51, %r6;
-    fma.f32 %r6, %r20, %r52, %r6;
-    fma.f32 %r6, %r21, %r53, %r6;
-    fma.f32 %r6, %r22, %r54, %r6;
-    fma.f32 %r6, %r23, %r55, %r6;
-    setp.le.u32 %p2, %r69, 7;
-    @%p2 bra DONE1;
-    add.u32 %r80, %r80, %r74;  // next row of X
-    ld.global.v4.f32 {%r48,%r49,%r50,%r51}, [%r80+0];
-    ld.global.v4.f32 {%r52,%r53,%r54,%r55}, [%r80+16];
-    fma.f32 %r7, %r16, %r48, %r7;
-    fma.f32 %r7, %r17, %r49, %r7;
-    fma.f32 %r7, %r18, %r50, %r7;
-    fma.f32 %r7, %r19, %r51, %r7;
-    fma.f32 %r7, %r20, %r52, %r7;
-    fma.f32 %r7, %r21, %r53, %r7;
-    fma.f32 %r7, %r22, %r54, %r7;
-    fma.f32 %r7, %r23, %r55, %r7;
+    cvt.f32.f16 %r24, %r12;
+    shr.u32 %r25, %r12, 16;
+    cvt.f32.f16 %r25, %r25;
+    cvt.f32.f16 %r26, %r13;
+    shr.u32 %r27, %r13, 16;
+    cvt.f32.f16 %r27, %r27;
+    cvt.f32.f16 %r28, %r14;
+    shr.u32 %r29, %r14, 16;
+    cvt.f32.f16 %r29, %r29;
+    cvt.f32.f16 %r30, %r15;
+    shr.u32 %r31, %r15, 16;
+    cvt.f32.f16 %r31, %r31;
+    shl.b32 %r64, %r61, 5;
+    add.u32 %r64, %r64, %r57;  // &X[m0][c*E]
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r0, %r24, %r32, %r0;
+    fma.f32 %r0, %r25, %r33, %r0;
+    fma.f32 %r0, %r26, %r34, %r0;
+    fma.f32 %r0, %r27, %r35, %r0;
+    fma.f32 %r0, %r28, %r36, %r0;
+    fma.f32 %r0, %r29, %r37, %r0;
+    fma.f32 %r0, %r30, %r38, %r0;
+    fma.f32 %r0, %r31, %r39, %r0;
+    setp.le.u32 %p5, %r53, 1;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r1, %r24, %r32, %r1;
+    fma.f32 %r1, %r25, %r33, %r1;
+    fma.f32 %r1, %r26, %r34, %r1;
+    fma.f32 %r1, %r27, %r35, %r1;
+    fma.f32 %r1, %r28, %r36, %r1;
+    fma.f32 %r1, %r29, %r37, %r1;
+    fma.f32 %r1, %r30, %r38, %r1;
+    fma.f32 %r1, %r31, %r39, %r1;
+    setp.le.u32 %p5, %r53, 2;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r2, %r24, %r32, %r2;
+    fma.f32 %r2, %r25, %r33, %r2;
+    fma.f32 %r2, %r26, %r34, %r2;
+    fma.f32 %r2, %r27, %r35, %r2;
+    fma.f32 %r2, %r28, %r36, %r2;
+    fma.f32 %r2, %r29, %r37, %r2;
+    fma.f32 %r2, %r30, %r38, %r2;
+    fma.f32 %r2, %r31, %r39, %r2;
+    setp.le.u32 %p5, %r53, 3;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r3, %r24, %r32, %r3;
+    fma.f32 %r3, %r25, %r33, %r3;
+    fma.f32 %r3, %r26, %r34, %r3;
+    fma.f32 %r3, %r27, %r35, %r3;
+    fma.f32 %r3, %r28, %r36, %r3;
+    fma.f32 %r3, %r29, %r37, %r3;
+    fma.f32 %r3, %r30, %r38, %r3;
+    fma.f32 %r3, %r31, %r39, %r3;
+    setp.le.u32 %p5, %r53, 4;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r4, %r24, %r32, %r4;
+    fma.f32 %r4, %r25, %r33, %r4;
+    fma.f32 %r4, %r26, %r34, %r4;
+    fma.f32 %r4, %r27, %r35, %r4;
+    fma.f32 %r4, %r28, %r36, %r4;
+    fma.f32 %r4, %r29, %r37, %r4;
+    fma.f32 %r4, %r30, %r38, %r4;
+    fma.f32 %r4, %r31, %r39, %r4;
+    setp.le.u32 %p5, %r53, 5;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r5, %r24, %r32, %r5;
+    fma.f32 %r5, %r25, %r33, %r5;
+    fma.f32 %r5, %r26, %r34, %r5;
+    fma.f32 %r5, %r27, %r35, %r5;
+    fma.f32 %r5, %r28, %r36, %r5;
+    fma.f32 %r5, %r29, %r37, %r5;
+    fma.f32 %r5, %r30, %r38, %r5;
+    fma.f32 %r5, %r31, %r39, %r5;
+    setp.le.u32 %p5, %r53, 6;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r6, %r24, %r32, %r6;
+    fma.f32 %r6, %r25, %r33, %r6;
+    fma.f32 %r6, %r26, %r34, %r6;
+    fma.f32 %r6, %r27, %r35, %r6;
+    fma.f32 %r6, %r28, %r36, %r6;
+    fma.f32 %r6, %r29, %r37, %r6;
+    fma.f32 %r6, %r30, %r38, %r6;
+    fma.f32 %r6, %r31, %r39, %r6;
+    setp.le.u32 %p5, %r53, 7;
+    @%p5 bra DONE1;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r7, %r24, %r32, %r7;
+    fma.f32 %r7, %r25, %r33, %r7;
+    fma.f32 %r7, %r26, %r34, %r7;
+    fma.f32 %r7, %r27, %r35, %r7;
+    fma.f32 %r7, %r28, %r36, %r7;
+    fma.f32 %r7, %r29, %r37, %r7;
+    fma.f32 %r7, %r30, %r38, %r7;
+    fma.f32 %r7, %r31, %r39, %r7;
 DONE1:
+    @!%p2 bra NEXT;
+    add.u32 %r61, %r60, 64;
+    // ---- chunk c + 64: 8 weights -> floats
+    cvt.f32.f16 %r24, %r24;
+    shr.u32 %r25, %r24, 16;
+    cvt.f32.f16 %r25, %r25;
+    cvt.f32.f16 %r26, %r25;
+    shr.u32 %r27, %r25, 16;
+    cvt.f32.f16 %r27, %r27;
+    cvt.f32.f16 %r28, %r26;
+    shr.u32 %r29, %r26, 16;
+    cvt.f32.f16 %r29, %r29;
+    cvt.f32.f16 %r30, %r27;
+    shr.u32 %r31, %r27, 16;
+    cvt.f32.f16 %r31, %r31;
+    shl.b32 %r64, %r61, 5;
+    add.u32 %r64, %r64, %r57;  // &X[m0][c*E]
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r0, %r24, %r32, %r0;
+    fma.f32 %r0, %r25, %r33, %r0;
+    fma.f32 %r0, %r26, %r34, %r0;
+    fma.f32 %r0, %r27, %r35, %r0;
+    fma.f32 %r0, %r28, %r36, %r0;
+    fma.f32 %r0, %r29, %r37, %r0;
+    fma.f32 %r0, %r30, %r38, %r0;
+    fma.f32 %r0, %r31, %r39, %r0;
+    setp.le.u32 %p5, %r53, 1;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r1, %r24, %r32, %r1;
+    fma.f32 %r1, %r25, %r33, %r1;
+    fma.f32 %r1, %r26, %r34, %r1;
+    fma.f32 %r1, %r27, %r35, %r1;
+    fma.f32 %r1, %r28, %r36, %r1;
+    fma.f32 %r1, %r29, %r37, %r1;
+    fma.f32 %r1, %r30, %r38, %r1;
+    fma.f32 %r1, %r31, %r39, %r1;
+    setp.le.u32 %p5, %r53, 2;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r2, %r24, %r32, %r2;
+    fma.f32 %r2, %r25, %r33, %r2;
+    fma.f32 %r2, %r26, %r34, %r2;
+    fma.f32 %r2, %r27, %r35, %r2;
+    fma.f32 %r2, %r28, %r36, %r2;
+    fma.f32 %r2, %r29, %r37, %r2;
+    fma.f32 %r2, %r30, %r38, %r2;
+    fma.f32 %r2, %r31, %r39, %r2;
+    setp.le.u32 %p5, %r53, 3;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r3, %r24, %r32, %r3;
+    fma.f32 %r3, %r25, %r33, %r3;
+    fma.f32 %r3, %r26, %r34, %r3;
+    fma.f32 %r3, %r27, %r35, %r3;
+    fma.f32 %r3, %r28, %r36, %r3;
+    fma.f32 %r3, %r29, %r37, %r3;
+    fma.f32 %r3, %r30, %r38, %r3;
+    fma.f32 %r3, %r31, %r39, %r3;
+    setp.le.u32 %p5, %r53, 4;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r4, %r24, %r32, %r4;
+    fma.f32 %r4, %r25, %r33, %r4;
+    fma.f32 %r4, %r26, %r34, %r4;
+    fma.f32 %r4, %r27, %r35, %r4;
+    fma.f32 %r4, %r28, %r36, %r4;
+    fma.f32 %r4, %r29, %r37, %r4;
+    fma.f32 %r4, %r30, %r38, %r4;
+    fma.f32 %r4, %r31, %r39, %r4;
+    setp.le.u32 %p5, %r53, 5;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r5, %r24, %r32, %r5;
+    fma.f32 %r5, %r25, %r33, %r5;
+    fma.f32 %r5, %r26, %r34, %r5;
+    fma.f32 %r5, %r27, %r35, %r5;
+    fma.f32 %r5, %r28, %r36, %r5;
+    fma.f32 %r5, %r29, %r37, %r5;
+    fma.f32 %r5, %r30, %r38, %r5;
+    fma.f32 %r5, %r31, %r39, %r5;
+    setp.le.u32 %p5, %r53, 6;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r6, %r24, %r32, %r6;
+    fma.f32 %r6, %r25, %r33, %r6;
+    fma.f32 %r6, %r26, %r34, %r6;
+    fma.f32 %r6, %r27, %r35, %r6;
+    fma.f32 %r6, %r28, %r36, %r6;
+    fma.f32 %r6, %r29, %r37, %r6;
+    fma.f32 %r6, %r30, %r38, %r6;
+    fma.f32 %r6, %r31, %r39, %r6;
+    setp.le.u32 %p5, %r53, 7;
+    @%p5 bra DONE2;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r7, %r24, %r32, %r7;
+    fma.f32 %r7, %r25, %r33, %r7;
+    fma.f32 %r7, %r26, %r34, %r7;
+    fma.f32 %r7, %r27, %r35, %r7;
+    fma.f32 %r7, %r28, %r36, %r7;
+    fma.f32 %r7, %r29, %r37, %r7;
+    fma.f32 %r7, %r30, %r38, %r7;
+    fma.f32 %r7, %r31, %r39, %r7;
+DONE2:
+    @!%p3 bra NEXT;
+    add.u32 %r61, %r60, 96;
+    // ---- chunk c + 96: 8 weights -> floats
+    cvt.f32.f16 %r24, %r28;
+    shr.u32 %r25, %r28, 16;
+    cvt.f32.f16 %r25, %r25;
+    cvt.f32.f16 %r26, %r29;
+    shr.u32 %r27, %r29, 16;
+    cvt.f32.f16 %r27, %r27;
+    cvt.f32.f16 %r28, %r30;
+    shr.u32 %r29, %r30, 16;
+    cvt.f32.f16 %r29, %r29;
+    cvt.f32.f16 %r30, %r31;
+    shr.u32 %r31, %r31, 16;
+    cvt.f32.f16 %r31, %r31;
+    shl.b32 %r64, %r61, 5;
+    add.u32 %r64, %r64, %r57;  // &X[m0][c*E]
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r0, %r24, %r32, %r0;
+    fma.f32 %r0, %r25, %r33, %r0;
+    fma.f32 %r0, %r26, %r34, %r0;
+    fma.f32 %r0, %r27, %r35, %r0;
+    fma.f32 %r0, %r28, %r36, %r0;
+    fma.f32 %r0, %r29, %r37, %r0;
+    fma.f32 %r0, %r30, %r38, %r0;
+    fma.f32 %r0, %r31, %r39, %r0;
+    setp.le.u32 %p5, %r53, 1;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r1, %r24, %r32, %r1;
+    fma.f32 %r1, %r25, %r33, %r1;
+    fma.f32 %r1, %r26, %r34, %r1;
+    fma.f32 %r1, %r27, %r35, %r1;
+    fma.f32 %r1, %r28, %r36, %r1;
+    fma.f32 %r1, %r29, %r37, %r1;
+    fma.f32 %r1, %r30, %r38, %r1;
+    fma.f32 %r1, %r31, %r39, %r1;
+    setp.le.u32 %p5, %r53, 2;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r2, %r24, %r32, %r2;
+    fma.f32 %r2, %r25, %r33, %r2;
+    fma.f32 %r2, %r26, %r34, %r2;
+    fma.f32 %r2, %r27, %r35, %r2;
+    fma.f32 %r2, %r28, %r36, %r2;
+    fma.f32 %r2, %r29, %r37, %r2;
+    fma.f32 %r2, %r30, %r38, %r2;
+    fma.f32 %r2, %r31, %r39, %r2;
+    setp.le.u32 %p5, %r53, 3;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r3, %r24, %r32, %r3;
+    fma.f32 %r3, %r25, %r33, %r3;
+    fma.f32 %r3, %r26, %r34, %r3;
+    fma.f32 %r3, %r27, %r35, %r3;
+    fma.f32 %r3, %r28, %r36, %r3;
+    fma.f32 %r3, %r29, %r37, %r3;
+    fma.f32 %r3, %r30, %r38, %r3;
+    fma.f32 %r3, %r31, %r39, %r3;
+    setp.le.u32 %p5, %r53, 4;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r4, %r24, %r32, %r4;
+    fma.f32 %r4, %r25, %r33, %r4;
+    fma.f32 %r4, %r26, %r34, %r4;
+    fma.f32 %r4, %r27, %r35, %r4;
+    fma.f32 %r4, %r28, %r36, %r4;
+    fma.f32 %r4, %r29, %r37, %r4;
+    fma.f32 %r4, %r30, %r38, %r4;
+    fma.f32 %r4, %r31, %r39, %r4;
+    setp.le.u32 %p5, %r53, 5;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r5, %r24, %r32, %r5;
+    fma.f32 %r5, %r25, %r33, %r5;
+    fma.f32 %r5, %r26, %r34, %r5;
+    fma.f32 %r5, %r27, %r35, %r5;
+    fma.f32 %r5, %r28, %r36, %r5;
+    fma.f32 %r5, %r29, %r37, %r5;
+    fma.f32 %r5, %r30, %r38, %r5;
+    fma.f32 %r5, %r31, %r39, %r5;
+    setp.le.u32 %p5, %r53, 6;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r6, %r24, %r32, %r6;
+    fma.f32 %r6, %r25, %r33, %r6;
+    fma.f32 %r6, %r26, %r34, %r6;
+    fma.f32 %r6, %r27, %r35, %r6;
+    fma.f32 %r6, %r28, %r36, %r6;
+    fma.f32 %r6, %r29, %r37, %r6;
+    fma.f32 %r6, %r30, %r38, %r6;
+    fma.f32 %r6, %r31, %r39, %r6;
+    setp.le.u32 %p5, %r53, 7;
+    @%p5 bra DONE3;
+    add.u32 %r64, %r64, %r58;  // next row of X
+    ld.global.v4.f32 {%r32,%r33,%r34,%r35}, [%r64+0];
+    ld.global.v4.f32 {%r36,%r37,%r38,%r39}, [%r64+16];
+    fma.f32 %r7, %r24, %r32, %r7;
+    fma.f32 %r7, %r25, %r33, %r7;
+    fma.f32 %r7, %r26, %r34, %r7;
+    fma.f32 %r7, %r27, %r35, %r7;
+    fma.f32 %r7, %r28, %r36, %r7;
+    fma.f32 %r7, %r29, %r37, %r7;
+    fma.f32 %r7, %r30, %r38, %r7;
+    fma.f32 %r7, %r31, %r39, %r7;
+DONE3:
 NEXT:
-    add.u32 %r76, %r76, 64;
-    setp.lt.u32 %p0, %r76, %r70;
+    add.u32 %r60, %r60, 128;
+    setp.lt.u32 %p0, %r60, %r54;
     @%p0 bra LOOP;
 REDUCE:
     // red[w][m][lane] = acc[m]; lane m of each warp adds row m's 32 partials
-    mul.u32 %r81, %r64, 1056;  // w * 8 * 33 * 4
-    shl.b32 %r82, %r65, 2;
-    add.u32 %r81, %r81, %r82;
-    add.u32 %r81, %r81, red;  // &red[w][0][lane]
-    st.shared.f32 [%r81+0], %r0;
-    st.shared.f32 [%r81+132], %r1;
-    st.shared.f32 [%r81+264], %r2;
-    st.shared.f32 [%r81+396], %r3;
-    st.shared.f32 [%r81+528], %r4;
-    st.shared.f32 [%r81+660], %r5;
-    st.shared.f32 [%r81+792], %r6;
-    st.shared.f32 [%r81+924], %r7;
+    mul.u32 %r65, %r48, 1056;  // w * 8 * 33 * 4
+    shl.b32 %r66, %r49, 2;
+    add.u32 %r65, %r65, %r66;
+    add.u32 %r65, %r65, red;  // &red[w][0][lane]
+    st.shared.f32 [%r65+0], %r0;
+    st.shared.f32 [%r65+132], %r1;
+    st.shared.f32 [%r65+264], %r2;
+    st.shared.f32 [%r65+396], %r3;
+    st.shared.f32 [%r65+528], %r4;
+    st.shared.f32 [%r65+660], %r5;
+    st.shared.f32 [%r65+792], %r6;
+    st.shared.f32 [%r65+924], %r7;
     bar.sync;
-    setp.lt.u32 %p3, %r65, %r69;  // lane < mc
-    setp.lt.u32 %p4, %r66, %r61;  // row n < N
+    setp.lt.u32 %p3, %r49, %r53;  // lane < mc
+    setp.lt.u32 %p4, %r50, %r45;  // row n < N
     and.pred %p3, %p3, %p4;
     @!%p3 exit;
-    mul.u32 %r83, %r64, 1056;
-    mul.u32 %r84, %r65, 132;
-    add.u32 %r83, %r83, %r84;
-    add.u32 %r83, %r83, red;  // &red[w][lane][0]
-    ld.shared.f32 %r16, [%r83];
-    ld.shared.f32 %r17, [%r83+4];
-    ld.shared.f32 %r18, [%r83+8];
-    ld.shared.f32 %r19, [%r83+12];
-    ld.shared.f32 %r20, [%r83+16];
-    ld.shared.f32 %r21, [%r83+20];
-    ld.shared.f32 %r22, [%r83+24];
-    ld.shared.f32 %r23, [%r83+28];
-    ld.shared.f32 %r24, [%r83+32];
-    ld.shared.f32 %r25, [%r83+36];
-    ld.shared.f32 %r26, [%r83+40];
-    ld.shared.f32 %r27, [%r83+44];
-    ld.shared.f32 %r28, [%r83+48];
-    ld.shared.f32 %r29, [%r83+52];
-    ld.shared.f32 %r30, [%r83+56];
-    ld.shared.f32 %r31, [%r83+60];
-    ld.shared.f32 %r32, [%r83+64];
-    ld.shared.f32 %r33, [%r83+68];
-    ld.shared.f32 %r34, [%r83+72];
-    ld.shared.f32 %r35, [%r83+76];
-    ld.shared.f32 %r36, [%r83+80];
-    ld.shared.f32 %r37, [%r83+84];
-    ld.shared.f32 %r38, [%r83+88];
-    ld.shared.f32 %r39, [%r83+92];
-    ld.shared.f32 %r40, [%r83+96];
-    ld.shared.f32 %r41, [%r83+100];
-    ld.shared.f32 %r42, [%r83+104];
-    ld.shared.f32 %r43, [%r83+108];
-    ld.shared.f32 %r44, [%r83+112];
-    ld.shared.f32 %r45, [%r83+116];
-    ld.shared.f32 %r46, [%r83+120];
-    ld.shared.f32 %r47, [%r83+124];
-    add.f32 %r16, %r16, %r32;
-    add.f32 %r17, %r17, %r33;
-    add.f32 %r18, %r18, %r34;
-    add.f32 %r19, %r19, %r35;
-    add.f32 %r20, %r20, %r36;
-    add.f32 %r21, %r21, %r37;
-    add.f32 %r22, %r22, %r38;
-    add.f32 %r23, %r23, %r39;
-    add.f32 %r24, %r24, %r40;
-    add.f32 %r25, %r25, %r41;
-    add.f32 %r26, %r26, %r42;
-    add.f32 %r27, %r27, %r43;
-    add.f32 %r28, %r28, %r44;
-    add.f32 %r29, %r29, %r45;
-    add.f32 %r30, %r30, %r46;
-    add.f32 %r31, %r31, %r47;
-    add.f32 %r16, %r16, %r24;
-    add.f32 %r17, %r17, %r25;
-    add.f32 %r18, %r18, %r26;
-    add.f32 %r19, %r19, %r27;
-    add.f32 %r20, %r20, %r28;
-    add.f32 %r21, %r21, %r29;
-    add.f32 %r22, %r22, %r30;
-    add.f32 %r23, %r23, %r31;
-    add.f32 %r16, %r16, %r20;
-    add.f32 %r17, %r17, %r21;
-    add.f32 %r18, %r18, %r22;
-    add.f32 %r19, %r19, %r23;
-    add.f32 %r16, %r16, %r18;
-    add.f32 %r17, %r17, %r19;
-    add.f32 %r16, %r16, %r17;
-    add.u32 %r85, %r68, %r65;  // m = m0 + lane
-    mad.u32 %r85, %r85, %r61, %r66;
-    shl.b32 %r85, %r85, 2;
-    ld.param.u32 %r72, [Y];
-    add.u32 %r85, %r85, %r72;
-    st.global.f32 [%r85], %r16;  // Y[m][n]
+    mul.u32 %r67, %r48, 1056;
+    mul.u32 %r68, %r49, 132;
+    add.u32 %r67, %r67, %r68;
+    add.u32 %r67, %r67, red;  // &red[w][lane][0]
+    ld.shared.f32 %r8, [%r67+0];
+    ld.shared.f32 %r9, [%r67+4];
+    ld.shared.f32 %r10, [%r67+8];
+    ld.shared.f32 %r11, [%r67+12];
+    ld.shared.f32 %r12, [%r67+16];
+    ld.shared.f32 %r13, [%r67+20];
+    ld.shared.f32 %r14, [%r67+24];
+    ld.shared.f32 %r15, [%r67+28];
+    add.f32 %r8, %r8, %r12;
+    add.f32 %r9, %r9, %r13;
+    add.f32 %r10, %r10, %r14;
+    add.f32 %r11, %r11, %r15;
+    add.f32 %r8, %r8, %r10;
+    add.f32 %r9, %r9, %r11;
+    add.f32 %r8, %r8, %r9;
+    mov.f32 %r24, %r8;
+    ld.shared.f32 %r8, [%r67+32];
+    ld.shared.f32 %r9, [%r67+36];
+    ld.shared.f32 %r10, [%r67+40];
+    ld.shared.f32 %r11, [%r67+44];
+    ld.shared.f32 %r12, [%r67+48];
+    ld.shared.f32 %r13, [%r67+52];
+    ld.shared.f32 %r14, [%r67+56];
+    ld.shared.f32 %r15, [%r67+60];
+    add.f32 %r8, %r8, %r12;
+    add.f32 %r9, %r9, %r13;
+    add.f32 %r10, %r10, %r14;
+    add.f32 %r11, %r11, %r15;
+    add.f32 %r8, %r8, %r10;
+    add.f32 %r9, %r9, %r11;
+    add.f32 %r8, %r8, %r9;
+    add.f32 %r24, %r24, %r8;
+    ld.shared.f32 %r8, [%r67+64];
+    ld.shared.f32 %r9, [%r67+68];
+    ld.shared.f32 %r10, [%r67+72];
+    ld.shared.f32 %r11, [%r67+76];
+    ld.shared.f32 %r12, [%r67+80];
+    ld.shared.f32 %r13, [%r67+84];
+    ld.shared.f32 %r14, [%r67+88];
+    ld.shared.f32 %r15, [%r67+92];
+    add.f32 %r8, %r8, %r12;
+    add.f32 %r9, %r9, %r13;
+    add.f32 %r10, %r10, %r14;
+    add.f32 %r11, %r11, %r15;
+    add.f32 %r8, %r8, %r10;
+    add.f32 %r9, %r9, %r11;
+    add.f32 %r8, %r8, %r9;
+    add.f32 %r24, %r24, %r8;
+    ld.shared.f32 %r8, [%r67+96];
+    ld.shared.f32 %r9, [%r67+100];
+    ld.shared.f32 %r10, [%r67+104];
+    ld.shared.f32 %r11, [%r67+108];
+    ld.shared.f32 %r12, [%r67+112];
+    ld.shared.f32 %r13, [%r67+116];
+    ld.shared.f32 %r14, [%r67+120];
+    ld.shared.f32 %r15, [%r67+124];
+    add.f32 %r8, %r8, %r12;
+    add.f32 %r9, %r9, %r13;
+    add.f32 %r10, %r10, %r14;
+    add.f32 %r11, %r11, %r15;
+    add.f32 %r8, %r8, %r10;
+    add.f32 %r9, %r9, %r11;
+    add.f32 %r8, %r8, %r9;
+    add.f32 %r24, %r24, %r8;
+    add.u32 %r69, %r52, %r49;  // m = m0 + lane
+    mad.u32 %r69, %r69, %r45, %r50;
+    shl.b32 %r69, %r69, 2;
+    ld.param.u32 %r56, [Y];
+    add.u32 %r69, %r69, %r56;
+    st.global.f32 [%r69], %r24;  // Y[m][n]
     exit;
