@@ -65,7 +65,7 @@ local function gemv(ctx, name, X, M, N, K, seed)
   local g, f = ctx.g, ctx.fmt
   local W, S, w = weights(g, f, N, K, seed, name)
   local Y = g:tensor{ M, N }
-  local r = g:launch(ctx.kernels.gemv, { grid = { ceil_div(M, 8), ceil_div(N, 8) }, block = { 256 }, check = false },
+  local r = g:launch(ctx.kernels.gemv, { grid = { ceil_div(M, 8), ceil_div(N, 16) }, block = { 256 }, check = false },
                      W, S, X, Y, M, N, K)
   for i = 0, ctx.samples - 1 do   -- sampled outputs against a CPU sum
     local m, n = (i * 7) % M, (i * 2654435761 + seed) % N
