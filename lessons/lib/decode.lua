@@ -84,6 +84,22 @@ local function gemv(ctx, name, X, M, N, K, seed)
   return r, Y
 end
 
+-- decode.matrix{gpu=, precision=, n=, k=, batch=, samples=}: one weight matrix
+-- (n x k) read by the format's GEMV for `batch` sequences on the full GPU;
+-- the launch result (time_us, dram_gbs, ...) with weight_bytes. For lessons
+-- that compare GPUs or batches on one layer's largest matrix.
+function decode.matrix(o)
+  local f = o.precision or "fp16"
+  if not FMT[f] then error("precision is fp16, bf16, int8 or int4, got " .. tostring(f), 0) end
+  local g = simt.gpu{ arch = o.gpu or "h200" }
+  local ctx = { g = g, fmt = f, samples = o.samples or 2, kernels = decode.kernels() }
+  ctx.kernels.gemv = ctx.kernels[f]
+  local X = g:tensor{ o.batch or 1, o.k, init = "random", seed = 11 }
+  local r = gemv(ctx, "W", X, o.batch or 1, o.n, o.k, 101)
+  r.gpu = g.desc
+  return r
+end
+
 function decode.kernels()
   local K = {}
   for f, v in pairs(FMT) do K[f] = simt.kernel("lessons/kernels/decode_gemv_" .. v.k .. ".s") end

@@ -37,6 +37,14 @@ local BUILTIN = {
     source = "Radford et al. 2019; Hugging Face openai-community/gpt2-xl config.json "
           .. "(n_layer 48, n_embd 1600, n_head 25); 1,557,611,200 parameters",
   },
+  ["tinyllama-1.1b"] = {
+    layers = 22, hidden = 2048, heads = 32, kv_heads = 4, vocab = 32000, ffn = 5632,
+    mlp = "swiglu", tied = false, positions = 0, biases = false, dropout = false, context = 2048,
+    published = 1100048384,
+    source = "Zhang et al. 2024, 'TinyLlama: An Open-Source Small Language Model'; Hugging Face "
+          .. "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T config.json (22 layers, hidden 2048, "
+          .. "32 heads, 4 KV heads, intermediate 5632, vocab 32000); 1,100,048,384 parameters",
+  },
   ["llama2-7b"] = {
     layers = 32, hidden = 4096, heads = 32, kv_heads = 32, vocab = 32000, ffn = 11008,
     mlp = "swiglu", tied = false, positions = 0, biases = false, dropout = false, context = 4096,
@@ -62,7 +70,7 @@ local BUILTIN = {
           .. "68,976,648,192 parameters",
   },
 }
-local ORDER = { "gpt2-124m", "gpt2-xl", "llama2-7b", "llama3-8b", "llama2-70b" }
+local ORDER = { "gpt2-124m", "gpt2-xl", "tinyllama-1.1b", "llama2-7b", "llama3-8b", "llama2-70b" }
 
 function models.names() return table.move(ORDER, 1, #ORDER, 1, {}) end
 
