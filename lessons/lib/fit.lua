@@ -24,6 +24,7 @@ local models = require("models")
 local fit = {}
 
 local GB = 1e9
+local PREFILL = 8192   -- most prompt tokens processed at once (chunked prefill)
 
 -- 6738415616 -> "6,738,415,616"
 local function models_commas(n)
@@ -179,12 +180,15 @@ function fit.plan(model, opts)
     kv = add("kv_cache", "KV cache (K and V)", "KV 缓存（K 和 V）", 2 * L * kvd * s * b * 2,
              string.format("2 (K and V) x %d layers x %d (kv_heads %d x head_dim %d) x %d tokens x batch %d x 2 bytes",
                            L, kvd, m.kv_heads, hd, s, b), SRC.kv)
-    -- one layer at a time during the prompt (prefill), freed as the next runs
-    local per = 2 * s * b * (2 * h + 2 * kvd + (m.mlp == "swiglu" and 3 or 2) * f)
+    -- one layer at a time during the prompt (prefill), freed as the next runs;
+    -- the prompts are processed at most PREFILL tokens at a time
+    local tokens = math.min(s * b, PREFILL)
+    local per = 2 * tokens * (2 * h + 2 * kvd + (m.mlp == "swiglu" and 3 or 2) * f)
     acts = add("activations", "activations (one layer, prompt)", "激活值（一层，处理提示词时）", per,
-               string.format("2 bytes x s x b x (2h + 2x%d K,V + %dx%d MLP): freed layer by layer", kvd,
-                             m.mlp == "swiglu" and 3 or 2, f),
-               "inference keeps no activations for a backward pass: only the layer running now")
+               string.format("2 bytes x %d tokens (min(s x b, %d)) x (2h + 2x%d K,V + %dx%d MLP): freed layer by layer",
+                             tokens, PREFILL, kvd, m.mlp == "swiglu" and 3 or 2, f),
+               "inference keeps no activations for a backward pass, only the running layer's; prompts are "
+            .. "processed in chunks of at most 8,192 tokens (chunked prefill, as vLLM does; the chunk size is an assumption)")
     logits = add("logits", "output logits (last token)", "输出 logits（最后一个词元）", b * V * 4,
                  string.format("b x vocab x 4 bytes = %d x %s x 4", b, models_commas(V)), SRC.logits)
   end
