@@ -102,27 +102,26 @@ return {
       -- training: the ledger
       local p = fit.plan("llama2-7b", { gpu = "a100", mode = "train", precision = "bf16-mixed", optimizer = "adamw",
                                         batch = 1, seq = 2048 })
-      local rows = {}
-      for _, it in ipairs(p.items) do
-        rows[#rows + 1] = { { en = it.en, zh = it.zh }, string.format("%.1f GB", gb(it.bytes)) }
-      end
-      rows[#rows + 1] = { { en = "peak", zh = "峰值" }, string.format("%.1f GB", gb(p.peak_bytes)) }
+      local by = {}
+      for _, it in ipairs(p.items) do by[it.key] = it.bytes end
+      local other = p.peak_bytes - by.weights - by.gradients - by.optimizer - by.activations
+      local rows = {
+        { { en = "weights + gradients", zh = "参数 + 梯度" }, string.format("%.1f GB", gb(by.weights + by.gradients)) },
+        { { en = "optimizer states", zh = "优化器状态" }, string.format("%.1f GB", gb(by.optimizer)) },
+        { { en = "activations", zh = "激活值" }, string.format("%.1f GB", gb(by.activations)) },
+        { { en = "peak (with logits, overhead)", zh = "峰值（含 logits、框架开销）" }, string.format("%.1f GB", gb(p.peak_bytes)) },
+      }
       L.table{ title = { en = "training llama2-7b: bf16 mixed precision, AdamW, batch 1, 2,048 tokens",
                          zh = "训练 llama2-7b：bf16 混合精度，AdamW，批大小 1，2,048 个词元" },
                columns = { { en = "item", zh = "项目" }, { en = "memory", zh = "显存" } }, rows = rows }
       local per = (p.items[1].bytes + p.items[2].bytes + p.items[3].bytes) / p.params
       L.say{
-        en = string.format("Training keeps much more than the weights (参数、激活值、梯度、优化器状态): 2 bytes of weights, 2 of "
-          .. "gradients and 12 of optimizer states (an fp32 master copy, AdamW's momentum and variance) = %.0f bytes per "
-          .. "parameter, %.0f GB for 7B, before activations. The peak, %.0f GB, does not fit an 80 GB A100, although "
-          .. "inference fitted a 24 GB card. Gradients and activations are not counted twice: the backward pass frees "
-          .. "each layer's activations as its gradients appear. (Calculators that count K and V once, ignore grouped "
-          .. "KV heads or leave out the framework's ~0.5 GB plus fragmentation come out low.)", per,
+        en = string.format("Training keeps far more than the weights: 2 bytes of weights + 2 of gradients + 12 of optimizer "
+          .. "states (fp32 master copy, AdamW's two moments) = %.0f bytes per parameter, %.0f GB for 7B before activations. "
+          .. "Peak %.0f GB: no fit on an 80 GB A100, though inference fitted a 24 GB card.", per,
           gb(per * p.params), gb(p.peak_bytes)),
-        zh = string.format("训练要保存的远不止权重（参数、激活值、梯度、优化器状态）：2 字节权重、2 字节梯度、12 字节优化器状态"
-          .. "（fp32 主权重、AdamW 的动量和方差）= 每个参数 %.0f 字节，7B 就是 %.0f GB，还没算激活值。峰值 %.0f GB，"
-          .. "80 GB 的 A100 放不下，虽然推理时 24 GB 的卡就够了。梯度和激活值没有重复计算：反向传播每算完一层的梯度，"
-          .. "就释放这一层的激活值。（只算一次 K 和 V、忽略分组 KV 头、或不算框架约 0.5 GB 加碎片的计算器，结果会偏小。）",
+        zh = string.format("训练要保存的远不止权重：2 字节权重 + 2 字节梯度 + 12 字节优化器状态（fp32 主权重、AdamW 的两个动量）"
+          .. "= 每个参数 %.0f 字节，7B 不算激活值就 %.0f GB。峰值 %.0f GB：80 GB 的 A100 放不下，虽然推理时 24 GB 的卡就够了。",
           per, gb(per * p.params), gb(p.peak_bytes)),
       }
       L.expect(per == 16, { en = "mixed-precision AdamW: 16 bytes per parameter before activations",

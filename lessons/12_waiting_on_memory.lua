@@ -29,29 +29,31 @@ return {
     function(L)
       local r = decode.run(MODEL, { gpu = "h200", batch = 1, precision = "fp16", context = 512, samples = 2 })
       L.r1 = r
-      local rows = {}
+      local proj, proj_b, att = 0, 0, 0
       for _, k in ipairs(r.kernels) do
-        rows[#rows + 1] = { k.name, string.format("%.1f µs", k.time_us), string.format("%.0f GB/s", k.dram_gbs) }
+        if k.weight_bytes then proj, proj_b = proj + k.time_us, proj_b + k.dram_gbs * k.time_us
+        else att = att + k.time_us end
       end
-      rows[#rows + 1] = { "lm_head", string.format("%.1f µs", r.head_us), "" }
       L.table{ title = { en = "one layer of TinyLlama-1.1B on the simulated H200, batch 1 (real kernels, full size)",
                          zh = "TinyLlama-1.1B 的一层在模拟 H200 上，批大小 1（真实核函数，完整尺寸）" },
-               columns = { { en = "kernel", zh = "核函数" }, { en = "time", zh = "时间" }, { en = "from DRAM", zh = "显存读取" } },
-               rows = rows }
+               columns = { { en = "kernels", zh = "核函数" }, { en = "time", zh = "时间" }, { en = "from DRAM", zh = "显存读取" } },
+               rows = { { { en = "4 weight matrices (qkv, o, gate_up, down)", zh = "4 个权重矩阵（qkv、o、gate_up、down）" },
+                          string.format("%.1f µs", proj), string.format("%.0f GB/s", proj_b / proj) },
+                        { { en = "attention over the KV cache (2 kernels)", zh = "KV 缓存上的注意力（2 个核函数）" },
+                          string.format("%.1f µs", att), "" },
+                        { { en = "output layer (1/8 of its rows run, x 8)", zh = "输出层（运行 1/8 的行，x 8）" },
+                          string.format("%.1f µs", r.head_us), "" } } }
       L.say{
-        en = string.format("A chatbot writes one token at a time, and each token passes through every layer: every weight is "
-          .. "read from memory once per token. The simulator ran one layer's real kernels on the whole H200 (the %d "
-          .. "layers are identical, so one layer's time x %d; the output layer ran 1/8 of its rows, x 8). One token: %s = "
-          .. "reading %.2f GB of weights %s + the KV cache %s + waiting and arithmetic %s + %d kernel launches %s "
-          .. "(3.2 µs each, measured on a real H200). %.0f tokens per second; the bandwidth allows at most %s GB/s / %.2f GB = %.0f.",
-          r.layers, r.layers, fmt_ms(r.us_per_token), r.weight_bytes / 1e9, fmt_ms(r.split.weights_ms * 1000),
+        en = string.format("Each new token reads every weight once. One layer's real kernels ran on the whole H200 (the %d layers "
+          .. "are identical: x %d). One token: %s = weights %s (%.2f GB) + KV cache %s + waiting/arithmetic %s + %d "
+          .. "launches %s (3.2 µs each, measured on an H200): %.0f tokens/s; bandwidth allows %s GB/s / %.2f GB = %.0f.",
+          r.layers, r.layers, fmt_ms(r.us_per_token), fmt_ms(r.split.weights_ms * 1000), r.weight_bytes / 1e9,
           fmt_ms(r.split.kv_ms * 1000), fmt_ms(r.split.compute_ms * 1000), r.launches, fmt_ms(r.split.launch_ms * 1000),
           r.tokens_per_s, L.commas(r.dram_gbps), r.weight_bytes / 1e9, r.bandwidth_bound_tokens_per_s),
-        zh = string.format("聊天机器人一次写一个词元，每个词元都要穿过每一层：每生成一个词元，所有权重都要从显存读一遍。"
-          .. "模拟器在整块 H200 上真实运行了一层的核函数（%d 层都一样，所以一层的时间 x %d；输出层运行了 1/8 的行，x 8）。"
-          .. "一个词元：%s = 读 %.2f GB 权重 %s + 读 KV 缓存 %s + 等待和计算 %s + %d 次核函数启动 %s（每次 3.2 µs，真实 H200 实测）。"
+        zh = string.format("每生成一个词元，所有权重都要读一遍。一层的真实核函数在整块 H200 上运行（%d 层都一样：x %d）。"
+          .. "一个词元：%s = 读权重 %s（%.2f GB）+ KV 缓存 %s + 等待与计算 %s + %d 次启动 %s（每次 3.2 µs，H200 实测）："
           .. "每秒 %.0f 个词元；带宽最多允许 %s GB/s / %.2f GB = %.0f 个。",
-          r.layers, r.layers, fmt_ms(r.us_per_token), r.weight_bytes / 1e9, fmt_ms(r.split.weights_ms * 1000),
+          r.layers, r.layers, fmt_ms(r.us_per_token), fmt_ms(r.split.weights_ms * 1000), r.weight_bytes / 1e9,
           fmt_ms(r.split.kv_ms * 1000), fmt_ms(r.split.compute_ms * 1000), r.launches, fmt_ms(r.split.launch_ms * 1000),
           r.tokens_per_s, L.commas(r.dram_gbps), r.weight_bytes / 1e9, r.bandwidth_bound_tokens_per_s),
       }
