@@ -26,7 +26,7 @@ local runner = {}
 runner.LESSONS = {
   "01_painters", "02_warps", "03_divergence", "04_hiding_the_wait",
   "05_coalescing", "06_tiling", "07_bank_conflicts", "08_roofline",
-  "11_will_it_fit", "12_waiting_on_memory",
+  "11_will_it_fit", "12_waiting_on_memory", "15_choosing_a_gpu",
 }
 
 -- the number of lesson i of runner.LESSONS: its name's leading digits, or i
