@@ -26,11 +26,7 @@ local fit = {}
 local GB = 1e9
 local PREFILL = 8192   -- most prompt tokens processed at once (chunked prefill)
 
--- 6738415616 -> "6,738,415,616"
-local function models_commas(n)
-  local s = string.format("%d", math.floor(n + 0.5))
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local models_commas = require("lesson").commas   -- 6738415616 -> "6,738,415,616"
 
 -- Bytes per parameter for each precision: weights, gradients, optimizer
 -- states (by optimizer; the fp32 master copy of mixed precision is counted
@@ -232,6 +228,13 @@ function fit.largest_batch(model, opts, limit)
   return lo
 end
 
+-- str padded to w terminal columns (CJK characters take two)
+local function pad(str, w)
+  local n = 0
+  for _, c in utf8.codes(str) do n = n + ((c >= 0x2e80 and c <= 0xffef) and 2 or 1) end
+  return str .. string.rep(" ", math.max(0, w - n))
+end
+
 -- Print the ledger (lang "en" or "zh").
 function fit.print(p, lang)
   local zh = lang == "zh"
@@ -244,9 +247,9 @@ function fit.print(p, lang)
                       p.weights_format or p.precision .. (p.optimizer and (" + " .. p.optimizer) or ""),
                       p.batch, p.seq, p.checkpointing and (zh and "，激活重计算" or ", activation checkpointing") or ""))
   for _, it in ipairs(p.items) do
-    print(string.format("  %-34s %12s   %s", zh and it.zh or it.en, fit.gb(it.bytes), it.formula))
+    print(string.format("  %s %12s   %s", pad(zh and it.zh or it.en, 34), fit.gb(it.bytes), it.formula))
   end
-  print(string.format("  %-34s %12s   %s", zh and "峰值" or "peak", fit.gb(p.peak_bytes), p.peak_formula))
+  print(string.format("  %s %12s   %s", pad(zh and "峰值" or "peak", 34), fit.gb(p.peak_bytes), p.peak_formula))
   local cap = fit.gb(p.capacity)
   if p.fits then
     print(string.format(zh and "能放下 %s（%s 显存容量），还剩 %s" or "fits on %s (%s of memory): %s left",
