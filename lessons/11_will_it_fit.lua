@@ -140,7 +140,8 @@ return {
       end
       L.chart{ name = "11_batch", title = { en = "llama2-7b inference on A100: memory against batch", zh = "llama2-7b 在 A100 上推理：显存与批大小" },
                x_label = { en = "batch", zh = "批大小" }, y_label = "GB", x = xs,
-               series = { { name = "peak", y = peak }, { name = "KV cache", y = kv } } }
+               series = { { name = L.text{ en = "peak", zh = "峰值" }, y = peak },
+                          { name = L.text{ en = "KV cache", zh = "KV 缓存" }, y = kv } } }
       local per = kv[1]
       L.say{
         en = string.format("Memory grows in a straight line with the batch (批大小) and with the sequence length: every sequence "

@@ -73,7 +73,8 @@ return {
       end
       L.chart{ name = "12_presets", title = { en = "one 5632 x 2048 FP16 weight matrix, batch 1", zh = "一个 5632 x 2048 的 FP16 权重矩阵，批大小 1" },
                x_label = "GPU", y_label = "µs", x = xs,
-               series = { { name = "time (µs)", y = t }, { name = "DRAM GB/s (preset)", y = bw } } }
+               series = { { name = L.text{ en = "time (µs)", zh = "时间 (µs)" }, y = t },
+                          { name = L.text{ en = "DRAM GB/s (preset)", zh = "显存带宽 GB/s（预设）" }, y = bw } } }
       L.say{
         en = string.format("The same matrix (23 MB of FP16 weights) on five GPUs: %s. The order is the order of memory "
           .. "bandwidth (显存带宽), L4 %d GB/s to H200 %s GB/s. FLOPS do not decide it: the RTX 4090 has more FP32 "
@@ -101,7 +102,8 @@ return {
       end
       L.chart{ name = "12_batch", title = { en = "the same matrix on H200 against batch", zh = "同一个矩阵在 H200 上，随批大小变化" },
                x_label = { en = "batch", zh = "批大小" }, y_label = "µs", x = xs,
-               series = { { name = "time (µs)", y = t }, { name = "sequences per µs", y = tot } } }
+               series = { { name = L.text{ en = "time (µs)", zh = "时间 (µs)" }, y = t },
+                          { name = L.text{ en = "sequences per µs", zh = "每微秒的序列数" }, y = tot } } }
       L.say{
         en = string.format("Batching (批大小): the kernel reads each weight once per block and uses it for up to 8 sequences. Batch 2 "
           .. "takes %.1f µs against %.1f for one: nearly free. By batch 8 the time is %.1fx batch 1's: the arithmetic and "

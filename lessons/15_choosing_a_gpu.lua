@@ -47,8 +47,9 @@ return {
       L.chart{ name = "15_value", title = { en = "one 23 MB FP16 weight matrix (decode, batch 1) on every GPU; value: H100 = 1",
                                             zh = "每块 GPU 读一个 23 MB 的 FP16 权重矩阵（解码，批大小 1）；性价比：H100 = 1" },
                x_label = "GPU", y_label = "", x = xs,
-               series = { { name = "µs", y = t }, { name = "% of GB/s", y = u }, { name = "per $", y = pd },
-                          { name = "per watt", y = pw } } }
+               series = { { name = "µs", y = t }, { name = L.text{ en = "% of GB/s", zh = "带宽利用率 %" }, y = u },
+                          { name = L.text{ en = "per $", zh = "每美元" }, y = pd },
+                          { name = L.text{ en = "per watt", zh = "每瓦" }, y = pw } } }
       L.res = res
       local best_d, best_w = res[1], res[1]
       for _, e in ipairs(res) do
