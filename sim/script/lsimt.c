@@ -628,6 +628,8 @@ static int gpu_launch_l(lua_State *L)
             if (!t || t->gpu != G)
                 return lutil_error(L, "launch: warm[%d] must be a tensor of this GPU, got %s", (int)j,
                                    t ? "a tensor of another device" : luaL_typename(L, -1));
+            if (t->resv)
+                return lutil_error(L, "launch: warm[%d] is a size_only tensor: it has no data to put in L2", (int)j);
             warm[j - 1].addr = t->addr;
             warm[j - 1].bytes = (uint32_t)tensor_bytes(t);
             if (!one)

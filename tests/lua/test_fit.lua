@@ -94,6 +94,19 @@ expect(not ok and e:find("out of memory: 12.0 GB requested for 'kv cache' on a G
                          .. "10.0 GB free; already there: 'weights' 70.0 GB", 1, true), e)
 ok, e = pcall(function() return W:get(1) end)
 expect(not ok and e:find("size only"), "a size-only tensor has no elements")
+ok, e = pcall(g.launch, g, simt.kernel("lessons/kernels/vecadd.s"), { grid = { 1 }, block = { 32 }, warm = W }, W, W, W, 32)
+expect(not ok and e:find("size_only"), "a size-only tensor is refused by launches: " .. tostring(e))
+expect(tostring(W):find("size only", 1, true) and W.addr == 0 and #W == 35e9, tostring(W))
+local S = g:tensor{ 100, size_only = true }
+for _, m in ipairs{ "to_host", "sum", "to_table", "fill" } do
+  ok, e = pcall(S[m], S, 1)
+  expect(not ok and e:find("size only"), m .. " refuses a size-only tensor")
+end
+ok, e = pcall(g.tensor, g, { 100, init = S })
+expect(not ok and e:find("size only"), "a size-only tensor is no init for another")
+S = nil
+ok, e = pcall(g.tensor, g, { 4, size_only = true, init = "ones" })
+expect(not ok and e:find("no init"), "a size-only tensor takes no init")
 W = nil
 collectgarbage()
 expect(g:memory().used == 0, "released when collected")
