@@ -22,7 +22,7 @@ FMTS = {
                  "//          the row's scale multiplies each sum once at the end", "row"),
     "int4": (32, "INT4 weights, symmetric, one FP32 scale per group of 128 weights of a\n"
                  "//          row (GPTQ / AWQ style, group size 128): nibble j -> shl, shr.s32\n"
-                 "//          (the sign), cvt.f32.s32, times the group's scale", "group"),
+                 "//          (the sign), cvt.f32.s32; each 8 products summed, then scaled once", "group"),
 }
 
 ACC = 0                 # acc[r][m] = %r(ACC + 8r + m)
@@ -165,7 +165,6 @@ def gen(fmt):
                         else:
                             o(f"    shr.s32 {w[j]}, {raw}, 28;")
                         o(f"    cvt.f32.s32 {w[j]}, {w[j]};")
-                        o(f"    mul.f32 {w[j]}, {w[j]}, %r{SC + r};")
             o(f"    shl.b32 {XP}, {P}, {(E * 4).bit_length() - 1};")
             o(f"    add.u32 {XP}, {XP}, {X0};  // &X[m0][c E]")
             def xload(m, pred):
@@ -182,8 +181,16 @@ def gen(fmt):
                 xr = XR + 8 * (m % 2)
                 for r in range(R):
                     acc = f"%r{ACC + 8 * r + m}"
-                    for e in range(8):
-                        o(f"    fma.f32 {acc}, %r{WR + 8 * r + e}, %r{xr + e}, {acc};")
+                    if scale == "group":
+                        # 8 products of unscaled nibbles, then the row's group scale once
+                        part = t(30)
+                        o(f"    mul.f32 {part}, %r{WR + 8 * r}, %r{xr};")
+                        for e in range(1, 8):
+                            o(f"    fma.f32 {part}, %r{WR + 8 * r + e}, %r{xr + e}, {part};")
+                        o(f"    fma.f32 {acc}, {part}, %r{SC + r}, {acc};  // x the group's scale")
+                    else:
+                        for e in range(8):
+                            o(f"    fma.f32 {acc}, %r{WR + 8 * r + e}, %r{xr + e}, {acc};")
                 if m + 1 < MB:
                     o(f"    @!%p5 bra DONE{u}_{sub};")
             o(f"DONE{u}_{sub}:")
