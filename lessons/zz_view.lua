@@ -1,5 +1,0 @@
-local lesson = require("lesson")
-local t = require(arg[1])
-local L = lesson.new(t, {lang = arg[3] or "en"})
-simt.title({en = "view", zh = "view"}, {en = "step " .. arg[2], zh = "step"})
-t.steps[tonumber(arg[2])](L)
