@@ -80,19 +80,34 @@ static const char usage_text[] =
     "                            SMs, clock, peaks, memory, power, price, sources\n"
     "                            (--names: one name a line)\n"
     "  collective OP [--gpus N] [--arch P] [--link L] [--bytes SIZE] [--algo A] [--json]\n"
-    "             [--png FILE | --frames DIR]   a picture of the GPUs and their links\n"
-    "                            (--frames: 12 pictures through the last collective);\n"
-    "                            --links: bytes and utilisation of every link\n"
-    "                            a collective on a node of N simulated GPUs (OP:\n"
-    "                            allreduce, reduce_scatter, all_gather, broadcast; links:\n"
-    "                            nvlink nvlink4 nvlink3 nvlink2 nvlink-ring pcie5 pcie4\n"
-    "                            pcie5-host pcie4-host; A: ring, tree, ps; SIZE: 64K,\n"
-    "                            16M, a list 1K,1M or a range 1K:16M): time, algbw and\n"
-    "                            busbw as nccl-tests define them, result checked;\n"
-    "                            --json: time_s, algbw_gbs, busbw_gbs\n"
+    "      [--links] [--png FILE | --frames DIR]\n"
+    "                            a collective (allreduce, reduce_scatter, all_gather,\n"
+    "                            broadcast) on N simulated GPUs joined by L (nvlink,\n"
+    "                            nvlink2-4, nvlink-ring, pcie4/5, pcie4/5-host); A: ring,\n"
+    "                            tree, ps; SIZE: 64K, a list 1K,1M or a range 1K:16M.\n"
+    "                            Time, algbw and busbw as nccl-tests define them, result\n"
+    "                            checked (--json: time_s, algbw_gbs, busbw_gbs); --links:\n"
+    "                            every link's use; --png/--frames: pictures of the node\n"
     "  -h, --help                show this help (--lang zh: in Chinese)\n"
+    "  fit MODEL [--gpu P] [--train|--infer] [--optimizer adamw|adam8bit|sgd]\n"
+    "      [--precision fp32|bf16-mixed|bf16|fp16] [--weights int8|int4] [--batch B]\n"
+    "      [--seq S] [--checkpointing] [--attention flash|eager] [--json]\n"
+    "                            will MODEL fit on P? an itemised memory ledger with\n"
+    "                            formulas and sources (lessons/lib/fit.lua); MODEL:\n"
+    "                            gpt2-124m gpt2-xl llama2-7b llama3-8b llama2-70b or\n"
+    "                            a JSON object {\"layers\": 32, \"hidden\": 4096, ...}\n"
+    "  decode MODEL --gpu P [--batch B] [--precision fp16|bf16|int8|int4]\n"
+    "      [--context T] [--json]\n"
+    "                            tokens per second: one layer's real kernels on the\n"
+    "                            full simulated GPU, x layers (lessons/lib/decode.lua)\n"
+    "  -h, --help                show this help\n"
     "  --version                 show the version\n"
     "\n"
+    ;
+
+/* The rest of the help (one string literal may hold at most 4095
+ * characters in ISO C). */
+static const char usage_text2[] =
     "GPU options (run, show and sweep): they win over the script's own numbers; every\n"
     "simt.gpu{...} applies them last (a script sees them in simt.overrides):\n"
     "  --arch NAME               use preset NAME (see 'presets') instead of the script's\n"
@@ -101,11 +116,6 @@ static const char usage_text[] =
     "  --clock-mhz X             core clock in MHz\n"
     "  --set FIELD=VALUE         any GPU field (names as in simt.gpu{}.desc); repeatable;\n"
     "                            VALUE is a number, a word (sched=gto) or a,b,c\n"
-    ;
-
-/* The rest of the help (one string literal may hold at most 4095
- * characters in ISO C). */
-static const char usage_text2[] =
     "run options:\n"
     "  --stats FILE.csv|FILE.json  record every launch (kernel, gpu, grid, block, cluster, every\n"
     "                            statistic) and write them when the script ends\n"
@@ -1325,6 +1335,32 @@ static int run_collective(int argc, char **argv)
     return run_script(path, argc - 1, args, &o);
 }
 
+/* simtlab fit|decode ...: lessons/planner.lua with the same arguments
+ * (--lang before or after them works: it is a run option). */
+static int planner_command(int argc, char **argv)
+{
+    char path[1024], *args[64];
+    cli_opts_t o;
+    int n = 0;
+    memset(&o, 0, sizeof o);
+    if (arch_find_file("lessons/planner.lua", path, sizeof path) != 0) {
+        fprintf(stderr, "simtlab: cannot find lessons/planner.lua (set SIMTLAB_HOME to the simtlab directory)\n");
+        return 1;
+    }
+    if (argc > (int)(sizeof args / sizeof args[0]))
+        return usage_error("%s", "too many arguments");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc) {
+            o.lang = argv[++i];
+            if (strcmp(o.lang, "en") != 0 && strcmp(o.lang, "zh") != 0)
+                return usage_error("--lang is en or zh, got '%s'", o.lang);
+        } else {
+            args[n++] = argv[i];
+        }
+    }
+    return run_script(path, n, args, &o);
+}
+
 static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -1449,6 +1485,8 @@ static int run_command(int argc, char **argv)
     }
     if (strcmp(cmd, "collective") == 0)
         return run_collective(argc, argv);
+    if (strcmp(cmd, "fit") == 0 || strcmp(cmd, "decode") == 0)
+        return planner_command(argc, argv);
     if (strcmp(cmd, "presets") == 0) {
         if (argc == 3 && strcmp(argv[2], "--json") == 0)
             return presets_table(1, 0);

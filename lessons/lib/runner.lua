@@ -21,12 +21,13 @@ local lesson = require("lesson")
 local runner = {}
 
 -- The course, in order (module names = file names without .lua). A
--- lesson's number is the NN of its name, so the course may have gaps while
--- it grows (lesson 13 before 11): runner.numbers() lists the ones there are.
+-- lesson's number is the NN of its name (the course may have gaps while it
+-- grows): runner.numbers() lists the ones there are.
 runner.LESSONS = {
   "01_painters", "02_warps", "03_divergence", "04_hiding_the_wait",
   "05_coalescing", "06_tiling", "07_bank_conflicts", "08_roofline",
-  "09_tensor_cores", "10_convolution", "13_sms_or_bandwidth", "14_many_gpus",
+  "09_tensor_cores", "10_convolution", "11_will_it_fit", "12_waiting_on_memory",
+  "13_sms_or_bandwidth", "14_many_gpus", "15_choosing_a_gpu",
 }
 
 -- the number of lesson i of runner.LESSONS: its name's leading digits, or i

@@ -22,20 +22,68 @@ void mem_free_all(mem_t *m)
         free(m->allocs[i].written);
     }
     free(m->allocs);
+    free(m->resv);
     mem_init(m, m->capacity, m->host_limit);
 }
 
-/* Format a byte count for people: "512 bytes", "4.0 KB", "141.0 GB". */
+/* Format a byte count for people in decimal units, as presets and
+ * datasheets give them: "512 bytes", "4.1 KB", "141.0 GB". */
 static void fmt_bytes(uint64_t n, char *buf, size_t len)
 {
-    if (n < 1024)
+    if (n < 1000)
         snprintf(buf, len, "%" PRIu64 " bytes", n);
-    else if (n < 1024u * 1024u)
-        snprintf(buf, len, "%.1f KB", (double)n / 1024.0);
-    else if (n < 1024ull * 1024u * 1024u)
-        snprintf(buf, len, "%.1f MB", (double)n / (1024.0 * 1024.0));
+    else if (n < 1000000)
+        snprintf(buf, len, "%.1f KB", (double)n / 1e3);
+    else if (n < 1000000000)
+        snprintf(buf, len, "%.1f MB", (double)n / 1e6);
     else
-        snprintf(buf, len, "%.1f GB", (double)n / (1024.0 * 1024.0 * 1024.0));
+        snprintf(buf, len, "%.1f GB", (double)n / 1e9);
+}
+
+/* The out-of-memory report: what did not fit, the capacity and what is
+ * free, and the largest things already there (allocations and size-only
+ * reservations), at most four by name and the rest as a count. */
+static int oom_error(const mem_t *m, uint64_t size, const char *label, simt_err_t *err)
+{
+    char want[32], have[32], cap[32], there[400];
+    size_t used = 0;
+    uint32_t shown = 0, total = m->nallocs + m->nresv;
+    uint64_t rest = m->used;
+    int taken[4] = { -1, -1, -1, -1 };   /* index: < nallocs an allocation, else a reservation */
+    fmt_bytes(size, want, sizeof want);
+    fmt_bytes(m->capacity - m->used, have, sizeof have);
+    fmt_bytes(m->capacity, cap, sizeof cap);
+    there[0] = '\0';
+    for (; shown < 4 && shown < total; shown++) {
+        int best = -1;
+        uint64_t bsize = 0;
+        for (uint32_t i = 0; i < total; i++) {
+            int dup = 0;
+            for (uint32_t j = 0; j < shown; j++)
+                dup |= taken[j] == (int)i;
+            uint64_t sz = i < m->nallocs ? m->allocs[i].size : m->resv[i - m->nallocs].size;
+            if (!dup && (best < 0 || sz > bsize)) {
+                best = (int)i;
+                bsize = sz;
+            }
+        }
+        taken[shown] = best;
+        const char *lb = (uint32_t)best < m->nallocs ? m->allocs[best].label : m->resv[best - (int)m->nallocs].label;
+        char b[32];
+        fmt_bytes(bsize, b, sizeof b);
+        rest -= bsize;
+        if (used < sizeof there)
+            used += (size_t)snprintf(there + used, sizeof there - used, "%s'%s' %s", shown ? ", " : "", lb, b);
+    }
+    if (shown < total && used < sizeof there) {
+        char b[32];
+        fmt_bytes(rest, b, sizeof b);
+        snprintf(there + used, sizeof there - used, " and %u more (%s)", (unsigned)(total - shown), b);
+    }
+    return simt_errf(err, SIMT_E_MEM,
+                     "out of memory: %s requested for '%s' on a GPU with %s of device memory, "
+                     "%s free; already there: %s", want, label ? label : "?", cap, have,
+                     total ? there : "nothing");
 }
 
 int mem_alloc(mem_t *m, uint64_t size, const char *label, uint32_t *addr, simt_err_t *err)
@@ -43,14 +91,9 @@ int mem_alloc(mem_t *m, uint64_t size, const char *label, uint32_t *addr, simt_e
     char want[32], have[32];
     if (size == 0)
         return simt_errf(err, SIMT_E_USAGE, "cannot allocate 0 bytes");
-    if (m->used + size > m->capacity) {
-        fmt_bytes(size, want, sizeof want);
-        fmt_bytes(m->capacity - m->used, have, sizeof have);
-        return simt_errf(err, SIMT_E_MEM,
-                         "out of memory: %s requested for '%s', only %s of device memory free",
-                         want, label ? label : "?", have);
-    }
-    if (m->used + size > m->host_limit) {
+    if (size > m->capacity - m->used)
+        return oom_error(m, size, label, err);
+    if (m->used - m->reserved + size > m->host_limit) {
         fmt_bytes(size, want, sizeof want);
         fmt_bytes(m->host_limit, have, sizeof have);
         return simt_errf(err, SIMT_E_MEM,
@@ -121,6 +164,44 @@ const mem_alloc_t *mem_find(const mem_t *m, uint32_t addr)
         return NULL;
     const mem_alloc_t *a = &m->allocs[i];
     return (uint64_t)addr < (uint64_t)a->addr + a->size ? a : NULL;
+}
+
+int mem_reserve(mem_t *m, uint64_t size, const char *label, uint32_t *id, simt_err_t *err)
+{
+    if (size == 0)
+        return simt_errf(err, SIMT_E_USAGE, "cannot reserve 0 bytes");
+    if (size > m->capacity - m->used)
+        return oom_error(m, size, label, err);
+    if (m->nresv == m->resv_cap) {
+        uint32_t ncap = m->resv_cap ? m->resv_cap * 2 : 8;
+        mem_resv_t *nr = realloc(m->resv, ncap * sizeof *nr);
+        if (!nr)
+            return simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        m->resv = nr;
+        m->resv_cap = ncap;
+    }
+    mem_resv_t *r = &m->resv[m->nresv++];
+    r->id = ++m->next_resv;
+    r->size = size;
+    snprintf(r->label, sizeof r->label, "%s", label ? label : "");
+    m->used += size;
+    m->reserved += size;
+    *id = r->id;
+    return 0;
+}
+
+int mem_unreserve(mem_t *m, uint32_t id, simt_err_t *err)
+{
+    for (uint32_t i = 0; i < m->nresv; i++) {
+        if (m->resv[i].id == id) {
+            m->used -= m->resv[i].size;
+            m->reserved -= m->resv[i].size;
+            memmove(&m->resv[i], &m->resv[i + 1], (m->nresv - i - 1) * sizeof *m->resv);
+            m->nresv--;
+            return 0;
+        }
+    }
+    return simt_errf(err, SIMT_E_USAGE, "no size-only reservation %u", (unsigned)id);
 }
 
 int mem_release(mem_t *m, uint32_t addr, simt_err_t *err)

@@ -28,13 +28,25 @@ typedef struct mem_alloc {
                           or a kernel store (check.h)                   */
 } mem_alloc_t;
 
+/* A "size only" reservation: device capacity counted, no address and no
+ * host memory behind it (a lesson can fill an 80 GB card with weights it
+ * never reads). */
+typedef struct mem_resv {
+    uint32_t id;       /* handle, > 0                                     */
+    uint64_t size;     /* bytes counted against the capacity              */
+    char label[32];    /* name shown in out-of-memory reports             */
+} mem_resv_t;
+
 typedef struct mem {
     mem_alloc_t *allocs;   /* live allocations sorted by addr            */
+    mem_resv_t *resv;      /* live size-only reservations                 */
+    uint32_t nresv, resv_cap, next_resv;
     uint32_t nallocs, cap;
     uint32_t next_addr;    /* bump pointer for new address ranges          */
     uint64_t capacity;     /* device capacity in bytes (from the preset)   */
     uint64_t host_limit;   /* most host bytes the simulator may hold       */
-    uint64_t used;         /* bytes currently allocated                    */
+    uint64_t used;         /* bytes currently allocated or reserved        */
+    uint64_t reserved;     /* of which size-only (no host memory)          */
     uint32_t last;         /* index of the last allocation hit (fast path) */
 } mem_t;
 
@@ -44,10 +56,20 @@ void mem_init(mem_t *m, uint64_t capacity, uint64_t host_limit);
 void mem_free_all(mem_t *m);
 
 /* Allocate size bytes (zeroed). Fails with SIMT_E_MEM when the modelled
- * GPU is out of memory ("out of memory: 160 GB requested, 141 GB free")
- * or the host limit would be passed. */
+ * GPU is out of memory (the report names what did not fit, what is free
+ * and the largest allocations already there: "out of device memory on a
+ * 80.0 GB GPU: 'kv' needs 20.0 GB, 6.0 GB free; already there: 'weights'
+ * 74.0 GB") or the host limit would be passed. Sizes are in decimal units
+ * (1 GB = 10^9 bytes), as presets and datasheets give them. */
 int mem_alloc(mem_t *m, uint64_t size, const char *label, uint32_t *addr,
               simt_err_t *err);
+
+/* Count size bytes against the capacity without memory behind them (a
+ * "size only" tensor); *id is the handle for mem_unreserve. Fails with
+ * SIMT_E_MEM, the same out-of-memory report as mem_alloc, when it does not
+ * fit. Any size up to the capacity (no 4 GB address limit). */
+int mem_reserve(mem_t *m, uint64_t size, const char *label, uint32_t *id, simt_err_t *err);
+int mem_unreserve(mem_t *m, uint32_t id, simt_err_t *err);
 
 /* Release the allocation starting at addr; any other address is an error. */
 int mem_release(mem_t *m, uint32_t addr, simt_err_t *err);

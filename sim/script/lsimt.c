@@ -259,6 +259,9 @@ uint32_t lsimt_arg_bits(lua_State *L, const lgpu_t *owner, const char *maker, co
                         i + 1, pname, maker);
         if (t->gpu != owner)
             lutil_error(L, "launch: argument %d (%s) is a tensor on another GPU", i + 1, pname);
+        if (t->resv)
+            lutil_error(L, "launch: argument %d (%s) is a size_only tensor: it has no data for a "
+                          "kernel to read", i + 1, pname);
         return t->addr;
     }
     if (s)
@@ -626,6 +629,8 @@ static int gpu_launch_l(lua_State *L)
             if (!t || t->gpu != G)
                 return lutil_error(L, "launch: warm[%d] must be a tensor of this GPU, got %s", (int)j,
                                    t ? "a tensor of another device" : luaL_typename(L, -1));
+            if (t->resv)
+                return lutil_error(L, "launch: warm[%d] is a size_only tensor: it has no data to put in L2", (int)j);
             warm[j - 1].addr = t->addr;
             warm[j - 1].bytes = (uint32_t)tensor_bytes(t);
             if (!one)
@@ -685,9 +690,26 @@ static int gpu_launch_l(lua_State *L)
     return lstage_launch(L, &lane);
 }
 
+/* g:memory() -> {capacity =, used =, free =, size_only =} in bytes: the
+ * device memory the preset has and what tensors hold (size_only: of used,
+ * the bytes of size-only tensors, which have no data). */
+static int gpu_memory_l(lua_State *L)
+{
+    lgpu_t *G = check_gpu(L, 1);
+    if (!G->g)
+        return lutil_error(L, "the GPU has been freed");
+    const mem_t *m = gpu_mem(G->g);
+    lua_createtable(L, 0, 4);
+    lutil_set_int(L, "capacity", m->capacity);
+    lutil_set_int(L, "used", m->used);
+    lutil_set_int(L, "free", (m->capacity - m->used));
+    lutil_set_int(L, "size_only", m->reserved);
+    return 1;
+}
+
 static const luaL_Reg gpu_methods[] = {
     { "tensor", tensor_gpu_new }, { "launch", gpu_launch_l }, { "with", gpu_with },
-    { NULL, NULL }
+    { "memory", gpu_memory_l }, { NULL, NULL }
 };
 
 /* g.key: methods, then the fields name and desc. */

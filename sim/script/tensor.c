@@ -7,6 +7,10 @@
  *   t:get(i, j) t:set(i, j, v) t:to_table() t:fill(v) t:copy_from(x)
  *   t:allclose(u, rtol, atol) t:max_abs_diff(u) t:sum() t:reshape(d1, ...)
  *   t:to_host()
+ *   g:tensor{80e9 // 2, dtype="f16", size_only=true, name="weights"}
+ *                            counted against the GPU's memory, no data
+ *                            (any size up to the GPU's capacity; a kernel
+ *                            or a method that needs its elements refuses it)
  * Indices are 1-based like everything else in Lua.
  */
 #include "tensor.h"
@@ -147,6 +151,9 @@ uint8_t *tensor_data(lua_State *L, tensor_t *t)
         return t->host;
     if (!t->gpu->g)
         lutil_error(L, "tensor's GPU has been freed");
+    if (t->resv)
+        lutil_error(L, "tensor is size only (size_only = true): it counts against the GPU's "
+                       "memory but has no data to read or write");
     p = mem_ptr(gpu_mem(t->gpu->g), t->addr, (uint32_t)tensor_bytes(t));
     if (!p)
         lutil_error(L, "tensor's device memory at 0x%08x is no longer allocated",
@@ -289,6 +296,50 @@ static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64
         }
     }
     return t;
+}
+
+/* Push a size-only device tensor on the GPU userdata at index 1: its bytes
+ * are reserved on the device (mem_reserve: an out-of-memory report when
+ * they do not fit), nothing is allocated on the host, and it may be larger
+ * than the 4 GB a tensor with data can have. Takes no init. */
+static void tensor_new_size_only(lua_State *L, int ndim, const int64_t *dims,
+                                 const tensor_dtype_t *dt, const char *label)
+{
+    lgpu_t *G = (lgpu_t *)luaL_checkudata(L, 1, LGPU_MT);
+    tensor_t *t;
+    simt_err_t err;
+    int64_t n = 1;
+    char auto_label[32];
+    int i;
+    if (!G->g)
+        lutil_error(L, "the GPU has been freed");
+    if (lua_getfield(L, 2, "init") != LUA_TNIL)
+        lutil_error(L, "a size_only tensor has no data, so it takes no init");
+    lua_pop(L, 1);
+    for (i = 0; i < ndim; i++) {
+        if (dims[i] > ((int64_t)1 << 48) / n)
+            lutil_error(L, "size_only tensor too large (more than 2^48 elements)");
+        n *= dims[i];
+    }
+    t = (tensor_t *)lua_newuserdatauv(L, sizeof(tensor_t), 1);
+    memset(t, 0, sizeof *t);
+    t->dt = dt;
+    t->ndim = ndim;
+    t->n = n;
+    for (i = 0; i < ndim; i++)
+        t->dims[i] = dims[i];
+    luaL_setmetatable(L, TENSOR_MT);
+    t->gpu = G;
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);     /* keep the GPU alive */
+    if (!label) {
+        snprintf(auto_label, sizeof auto_label, "tensor#%u", (unsigned)++G->ntensors);
+        label = auto_label;
+    }
+    if (mem_reserve(gpu_mem(G->g), tensor_bytes(t), label, &t->resv, &err) != 0) {
+        t->resv = 0;
+        lutil_error(L, "%s", err.msg);
+    }
 }
 
 double *tensor_push_doubles(lua_State *L, tensor_t *t)
@@ -440,7 +491,7 @@ static void fill_random(lua_State *L, tensor_t *t, uint64_t seed, double lo, dou
 
 /* ---- constructors -------------------------------------------------------- */
 
-static const char *const spec_keys[] = { "dtype", "hi", "init", "lo", "name", "seed" };
+static const char *const spec_keys[] = { "dtype", "hi", "init", "lo", "name", "seed", "size_only" };
 #define NSPEC_KEYS (sizeof spec_keys / sizeof spec_keys[0])
 
 /* Read the shape and dtype of a spec table at idx (keys checked). */
@@ -467,7 +518,7 @@ static void parse_spec(lua_State *L, int idx, int *ndim, int64_t dims[TENSOR_MAX
         } else if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1
                    || lua_tointeger(L, -1) > len) {
             luaL_argerror(L, idx, "tensor spec keys are dimensions {d1, d2, ...} and "
-                                  "dtype, init, seed, lo, hi, name");
+                                  "dtype, init, seed, lo, hi, name, size_only");
         }
     }
     if (bad[0]) {
@@ -591,6 +642,12 @@ int tensor_gpu_new(lua_State *L)
     if (lua_getfield(L, 2, "name") == LUA_TSTRING) {
         snprintf(lbuf, sizeof lbuf, "%s", lua_tostring(L, -1));
         label = lbuf;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 2, "size_only") != LUA_TNIL && lua_toboolean(L, -1)) {
+        lua_pop(L, 1);
+        tensor_new_size_only(L, ndim, dims, dt, label);
+        return 1;
     }
     lua_pop(L, 1);
     t = tensor_new_device(L, 1, ndim, dims, dt, label);
@@ -833,7 +890,10 @@ static int t_tostring(lua_State *L)
     luaL_buffinit(L, &b);
     lua_pushfstring(L, "tensor%s %s", tensor_shape_str(t, s, sizeof s), t->dt->name);
     luaL_addvalue(&b);
-    if (t->gpu) {
+    if (t->gpu && t->resv) {
+        snprintf(s, sizeof s, " on %s, size only", t->gpu->g ? gpu_desc(t->gpu->g)->name : "?");
+        luaL_addstring(&b, s);
+    } else if (t->gpu) {
         snprintf(s, sizeof s, " on %s at 0x%08x", t->gpu->g ? gpu_desc(t->gpu->g)->name : "?",
                  (unsigned)t->addr);
         luaL_addstring(&b, s);
@@ -861,6 +921,11 @@ static int t_gc(lua_State *L)
         simt_err_t err;
         gpu_mfree(t->gpu->g, t->addr, &err); /* cannot fail for a live tensor */
         t->addr = 0;
+    }
+    if (t->gpu && t->gpu->g && t->resv) {
+        simt_err_t err;
+        mem_unreserve(gpu_mem(t->gpu->g), t->resv, &err); /* cannot fail for a live tensor */
+        t->resv = 0;
     }
     if (t->charged) {
         sandbox_charge_bytes(L, -(int64_t)t->charged);

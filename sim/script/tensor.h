@@ -46,6 +46,9 @@ typedef struct tensor {
     uint8_t *host;                     /* host tensor: data inside userdata  */
     uint64_t charged;                  /* device tensor: bytes counted against
                                           the sandbox's cap (sandbox.h)      */
+    uint32_t resv;                     /* size-only device tensor: its
+                                          reservation (mem_reserve), addr 0,
+                                          no data; else 0                   */
 } tensor_t;
 
 /* Count `bytes` of host memory held for a simulator object (what names it

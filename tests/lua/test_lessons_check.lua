@@ -9,5 +9,5 @@ for _, row in ipairs(res) do
   assert(row.ok, "lesson " .. row.number .. " failed: " .. tostring(row.err))
   assert(row.checks >= 1, "lesson " .. row.number .. " checks at least one claim")
 end
-assert(#res == #runner.LESSONS and res.ok)
+assert(#res == #runner.LESSONS and #res >= 8 and res.ok)
 print(string.format("all %d lessons pass their claims in %.1f s of CPU time", #res, os.clock() - t0))

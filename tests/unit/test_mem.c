@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "mem.h"
@@ -172,7 +173,7 @@ static void test_capacity_exhaustion(void **state)
     assert_int_equal(mem_alloc(&m, 2 * MB, "huge", &a, &e), -1);
     assert_int_equal(e.code, SIMT_E_MEM);
     support_contains(e.msg, "out of memory");
-    support_contains(e.msg, "2.0 MB requested");
+    support_contains(e.msg, "2.1 MB requested");
     support_contains(e.msg, "'huge'");
 
     /* 600 KB fits, a second 600 KB does not, and fits again once freed */
@@ -300,6 +301,60 @@ static void test_many_allocations_lookup(void **state)
     assert_int_equal(m.used, 0);
 }
 
+/* Size-only reservations count against the capacity with no host memory
+ * and no address (an 80 GB card fills past the 4 GB address space), and an
+ * allocation that does not fit names itself, the capacity, what is free
+ * and what is already there, largest first. */
+static void test_size_only_and_oom_report(void **state)
+{
+    (void)state;
+    mem_t m;
+    simt_err_t e;
+    uint32_t w = 0, kv = 0, a = 0, b = 0;
+    mem_init(&m, 80000000000ull, 64 * MB);
+    assert_int_equal(mem_reserve(&m, 70000000000ull, "weights", &w, &e), 0);
+    assert_int_equal(m.used, 70000000000ull);
+    assert_int_equal(m.reserved, 70000000000ull);
+    assert_int_equal(m.nallocs, 0);
+    /* a real allocation still fits: the host limit counts only real bytes */
+    assert_int_equal(mem_alloc(&m, 32 * MB, "x", &a, &e), 0);
+    assert_int_equal(mem_reserve(&m, 20000000000ull, "kv cache", &kv, &e), -1);
+    assert_int_equal(e.code, SIMT_E_MEM);
+    support_contains(e.msg, "out of memory: 20.0 GB requested for 'kv cache'");
+    support_contains(e.msg, "80.0 GB of device memory");
+    support_contains(e.msg, "10.0 GB free");   /* 80 - 70 - 0.034 = 9.97 */
+    support_contains(e.msg, "already there: 'weights' 70.0 GB, 'x' 33.6 MB");
+    /* a real allocation that does not fit gets the same report */
+    assert_int_equal(mem_reserve(&m, 9900000000ull, "activations", &kv, &e), 0);
+    assert_int_equal(mem_alloc(&m, 64 * MB, "y", &b, &e), -1);
+    support_contains(e.msg, "67.1 MB requested for 'y'");
+    support_contains(e.msg, "'weights' 70.0 GB, 'activations' 9.9 GB, 'x' 33.6 MB");
+    /* released reservations give their room back; unknown ids are errors */
+    assert_int_equal(mem_unreserve(&m, w, &e), 0);
+    assert_int_equal(mem_unreserve(&m, w, &e), -1);
+    assert_int_equal(m.reserved, 9900000000ull);
+    assert_int_equal(mem_alloc(&m, 16 * MB, "y", &b, &e), 0);
+    assert_int_equal(mem_reserve(&m, 0, "none", &w, &e), -1);
+    mem_free_all(&m);
+    assert_int_equal(m.used, 0);
+    assert_int_equal(m.nresv, 0);
+
+    /* more than four things there: the rest are counted */
+    mem_init(&m, 10 * MB, 10 * MB);
+    for (int i = 0; i < 6; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "t%d", i);
+        assert_int_equal(mem_reserve(&m, (uint64_t)(i + 1) * 100000, name, &w, &e), 0);
+    }
+    assert_int_equal(mem_alloc(&m, 10 * MB, "big", &a, &e), -1);
+    support_contains(e.msg, "already there: 't5' 600.0 KB, 't4' 500.0 KB, 't3' 400.0 KB, 't2' 300.0 KB and 2 more (300.0 KB)");
+    mem_free_all(&m);
+    mem_init(&m, 1 * MB, 1 * MB);
+    assert_int_equal(mem_alloc(&m, 2 * MB, "z", &a, &e), -1);
+    support_contains(e.msg, "already there: nothing");
+    mem_free_all(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_out_of_range_copies_rejected),
         cmocka_unit_test(test_describe_texts),
         cmocka_unit_test(test_capacity_exhaustion),
+        cmocka_unit_test(test_size_only_and_oom_report),
         cmocka_unit_test(test_address_space_limit),
         cmocka_unit_test(test_release_and_reuse),
         cmocka_unit_test(test_many_allocations_lookup),
