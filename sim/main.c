@@ -187,6 +187,7 @@ typedef struct cli_opts {
     const char *frames;            /* --frames DIR                         */
     const char *every;             /* --every N                            */
     const char *default_png;       /* headless without --screenshot: this  */
+    const char *read_file;         /* check: the student's kernel file     */
 } cli_opts_t;
 
 static int usage_error(const char *fmt, const char *what)
@@ -283,7 +284,7 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
         lua_setfield(L, -2, "path");
         lua_pop(L, 1);
     } else {
-        const char *read_dirs[SANDBOX_MAX_DIRS + 2] = { NULL }, *read_files[2] = { NULL };
+        const char *read_dirs[SANDBOX_MAX_DIRS + 2] = { NULL }, *read_files[3] = { NULL };
         const char *write_files[3] = { NULL };
         int nr = 0, nw = 0;
         sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = script ? dir : NULL,
@@ -294,8 +295,11 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
         if (o) {
             for (int i = 0; i < o->nread_dirs; i++)
                 read_dirs[nr++] = o->read_dir[i];
+            int nf = 0;
             if (o->arch && (strchr(o->arch, '/') || ends_with(o->arch, ".lua")))
-                read_files[0] = o->arch;   /* the user named this preset file */
+                read_files[nf++] = o->arch;   /* the user named this preset file */
+            if (o->read_file)
+                read_files[nf++] = o->read_file;   /* check: the kernel the user named */
             if (o->time_limit)
                 so.time_limit = strtod(o->time_limit, NULL);
             if (o->max_instructions)
@@ -1091,14 +1095,27 @@ static int run_command(int argc, char **argv)
     if (strcmp(cmd, "check") == 0) {
         char path[1024], *args[4];
         cli_opts_t o;
+        int json = 0, k = 2;
+        for (int j = 2; j < argc; j++)   /* --json may come anywhere */
+            if (strcmp(argv[j], "--json") == 0)
+                json = 1;
+            else
+                argv[k++] = argv[j];
+        argc = k;
+        options_first(argc, argv, 2);    /* options before or after N FILE.s */
         int i = parse_opts(argc, argv, 2, 0, 0, &o);
         if (i < 0)
             return 2;
-        int json = i + 2 < argc && strcmp(argv[i + 2], "--json") == 0;
-        if (argc - i != 2 + json || !is_number(argv[i]))
+        if (argc - i != 2 || !is_number(argv[i]))
             return usage_error("%s", "'check' needs a lesson number and a kernel: simtlab check N FILE.s [--json]");
+        /* the course, the grader and the presets come from simtlab's own
+         * folders ($SIMTLAB_HOME or the installation), never from the
+         * current folder; the kernel named here is the one file read
+         * from wherever the student keeps it */
+        arch_installed_only();
         if (course_path(path, sizeof path) != 0)
             return 1;
+        o.read_file = argv[i + 1];
         args[0] = "grade";
         args[1] = argv[i];
         args[2] = argv[i + 1];
