@@ -43,8 +43,8 @@ static int opt_int(lua_State *L, const char *k, int dflt)
     int v = dflt;
     int t = lua_getfield(L, 1, k);
     if (t != LUA_TNIL) {
-        if (!lua_isinteger(L, -1))
-            lutil_argerror(L, 1, "'%s' must be an integer, got %s", k, luaL_typename(L, -1));
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > 1000000)
+            lutil_argerror(L, 1, "'%s' must be an integer from 0 to 1000000, got %s", k, luaL_typename(L, -1));
         v = (int)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);

@@ -522,7 +522,10 @@ void lsimt_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_l
         if (!t || !t->gpu || t->dt->bytes != 4 || !t->dt->is_float)
             lutil_error(L, "launch: show must be a device tensor of f32 values (the output to paint)");
     }
-    lua_pop(L, 1);
+    /* the shown tensor stays on the launch's stack (an __index may have
+     * made it: nothing else holds it); a race anchors it with the rest */
+    if (!t)
+        lua_pop(L, 1);
     for (int i = nargs - 1; !t && i >= 0; i--) {   /* else: the last f32 device tensor argument */
         tensor_t *a = tensor_test(L, first_arg + i);
         if (a && a->gpu && a->dt->bytes == 4 && a->dt->is_float)

@@ -13,6 +13,8 @@
 #define STAGE_KEY "simt.stage"      /* registry: lstage_ops_t * (light)   */
 #define LANG_KEY "simt.lang"        /* registry: "en" / "zh" (no stage)    */
 #define RACE_KEY "simt.race"        /* registry: race_t * while collecting */
+#define RACE_ANCHOR_KEY "simt.race_anchor" /* registry: its anchor table then */
+#define RACE_MAX_ARGS 256           /* values in one race entry            */
 #define RACE_MT "simt.race_lanes"
 
 void lstage_attach(lua_State *L, const lstage_ops_t *ops)
@@ -80,10 +82,14 @@ static void end_lane(lstage_lane_t *ln)
 /* simt.race collects launches while RACE_KEY holds its race_t. */
 static void race_collect(lua_State *L, race_t *r)
 {
-    if (r)
+    if (r) {
         lua_pushlightuserdata(L, r);
-    else
+        lua_getiuservalue(L, 2, 1);   /* l_race keeps the race_t at 2 */
+    } else {
         lua_pushnil(L);
+        lua_pushnil(L);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, RACE_ANCHOR_KEY);
     lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
 }
 
@@ -127,6 +133,18 @@ int lstage_launch(lua_State *L, lstage_lane_t *lane)
             return lutil_error(L, "race: at most %d launches race together", LSTAGE_MAX_LANES);
         }
         race->lane[race->n++] = *lane;
+        /* every value of the launch call (device, kernel, tensors, the
+         * shown tensor) is referenced by the race until the race ends:
+         * the entry's launch function may drop them and collect garbage */
+        int top = lua_gettop(L);
+        if (lua_getfield(L, LUA_REGISTRYINDEX, RACE_ANCHOR_KEY) == LUA_TTABLE) {
+            lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+            for (int i = 1; i <= top; i++) {
+                lua_pushvalue(L, i);
+                lua_rawseti(L, -2, ++n);
+            }
+        }
+        lua_pop(L, 1);
         return 0;
     }
     const lstage_ops_t *ops = lstage_get(L);
@@ -146,6 +164,7 @@ int lstage_launch(lua_State *L, lstage_lane_t *lane)
 static int l_race(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
     lua_Integer n = luaL_len(L, 1);
     if (n < 1 || n > LSTAGE_MAX_LANES)
         return lutil_argerror(L, 1, "a list of 1 to %d launches {device, kernel, config, args...}",
@@ -154,9 +173,11 @@ static int l_race(lua_State *L)
     if (lua_getfield(L, 1, "interruptible") != LUA_TNIL)
         interruptible = lua_toboolean(L, -1);
     lua_pop(L, 1);
-    race_t *race = lua_newuserdatauv(L, sizeof *race, 0);   /* index 2 */
+    race_t *race = lua_newuserdatauv(L, sizeof *race, 1);   /* index 2 */
     memset(race, 0, sizeof *race);
     luaL_setmetatable(L, RACE_MT);
+    lua_newtable(L);                 /* what the lanes use (lstage_launch) */
+    lua_setiuservalue(L, 2, 1);
     race_collect(L, race);
     for (lua_Integer i = 1; i <= n; i++) {
         int top = lua_gettop(L);
@@ -165,7 +186,12 @@ static int l_race(lua_State *L)
             return lutil_argerror(L, 1, "entry %d must be a table {device, kernel, config, args...}", (int)i);
         }
         int e = lua_gettop(L);
-        lua_Integer m = luaL_len(L, e);
+        lua_Integer m = luaL_len(L, e);   /* may run __len: a number, checked */
+        if (m < 1 || m > RACE_MAX_ARGS) {
+            race_collect(L, NULL);
+            return lutil_argerror(L, 1, "entry %d must hold 1 to %d values {device, kernel, config, args...}, "
+                                        "its length is %lld", (int)i, RACE_MAX_ARGS, (long long)m);
+        }
         luaL_checkstack(L, (int)m + 4, "too many launch arguments");
         lua_rawgeti(L, e, 1);                      /* the device */
         if (lua_getfield(L, -1, "launch") != LUA_TFUNCTION) {
@@ -220,7 +246,10 @@ static int l_race(lua_State *L)
     return 1;
 }
 
-/* Text argument: a string, or a table {en = ..., zh = ...}. */
+/* Text argument: a string, or a table {en = ..., zh = ...}. The two
+ * fields stay on the stack (pushed) until the caller returns: the table
+ * could lose them (an __index of a later read) and a string an __index
+ * made is held by nothing else. */
 static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
 {
     *en = *zh = NULL;
@@ -231,10 +260,9 @@ static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
     if (!lua_istable(L, arg))
         lutil_argerror(L, arg, "text must be a string or {en = \"...\", zh = \"...\"}");
     if (lua_getfield(L, arg, "en") == LUA_TSTRING)
-        *en = lua_tostring(L, -1);   /* kept alive by the argument table */
+        *en = lua_tostring(L, -1);   /* kept alive by this stack slot */
     if (lua_getfield(L, arg, "zh") == LUA_TSTRING)
         *zh = lua_tostring(L, -1);
-    lua_pop(L, 2);
     if (!*en && !*zh)
         lutil_argerror(L, arg, "text needs en = \"...\" (and zh = \"...\")");
     if (!*en)
