@@ -130,29 +130,71 @@ static const char *source_line(const asm_ctx_t *a, uint32_t lineno, size_t *n)
     return s;
 }
 
+/* 1 if byte c is a control character a terminal could act on (not a tab). */
+static int is_ctl(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/* Copy s[0..n) to dst (cap bytes, NUL-terminated) with control characters
+ * written as \xNN, and UTF-8 C1 controls (U+0080..U+009F, which some
+ * terminals obey too) as \u00NN: an error message echoes a student's
+ * text, which must not clear the teacher's screen or print a fake PASS. */
+static void escape_ctl(char *dst, size_t cap, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && s[i] && o + 8 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        for (size_t k = 1; k < len; k++)   /* a valid UTF-8 sequence? */
+            if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80)
+                len = 0;
+        if (is_ctl(c) || len == 0) {   /* a control or a byte outside UTF-8 (0x9b: CSI) */
+            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+        } else if (c == 0xc2 && (unsigned char)s[i + 1] <= 0x9f) {
+            o += (size_t)snprintf(dst + o, cap - o, "\\u%04x", (unsigned char)s[++i]);
+        } else {
+            memcpy(dst + o, s + i, len);
+            o += len;
+            i += len - 1;
+        }
+    }
+    dst[o] = '\0';
+}
+
 /* Write the first error: "FILE:LINE:COL: error: MSG", the source line and
- * a caret under COL. Later errors are ignored. Always returns -1. */
+ * a caret under COL. Later errors are ignored. Always returns -1. The
+ * file name, message and line are echoed with control characters escaped
+ * (the caret counts an escape's width). */
 static int vfail_at(asm_ctx_t *a, uint32_t lineno, uint32_t col,
                     const char *fmt, va_list ap)
 {
     if (a->failed)
         return -1;
     a->failed = 1;
-    char msg[512];
+    char msg[512], emsg[512], eline[1300], efile[300];
     vsnprintf(msg, sizeof msg, fmt, ap);
 
     size_t n;
     const char *line = source_line(a, lineno, &n);
     if (n > 300)
         n = 300;
-    char caret[320];
+    char caret[1300];
     size_t c = 0;
-    for (uint32_t i = 1; i < col && c < sizeof caret - 2; i++)
-        caret[c++] = (i - 1 < n && line[i - 1] == '\t') ? '\t' : ' ';
+    for (uint32_t i = 1; i < col && c < sizeof caret - 8; i++) {
+        unsigned char ch = i - 1 < n ? (unsigned char)line[i - 1] : ' ';
+        int w = is_ctl(ch) ? 4 : 1;
+        while (w-- > 0)
+            caret[c++] = ch == '\t' ? '\t' : ' ';
+    }
     caret[c++] = '^';
     caret[c] = '\0';
-    simt_errf(a->err, SIMT_E_ASM, "%s:%u:%u: error: %s\n%.*s\n%s",
-              a->file, (unsigned)lineno, (unsigned)col, msg, (int)n, line, caret);
+    escape_ctl(emsg, sizeof emsg, msg, strlen(msg));
+    escape_ctl(eline, sizeof eline, line, n);
+    escape_ctl(efile, sizeof efile, a->file, strlen(a->file));
+    simt_errf(a->err, SIMT_E_ASM, "%s:%u:%u: error: %s\n%s\n%s",
+              efile, (unsigned)lineno, (unsigned)col, emsg, eline, caret);
     return -1;
 }
 
@@ -181,12 +223,14 @@ static int fail_file(asm_ctx_t *a, int code, const char *fmt, ...)
     if (a->failed)
         return -1;
     a->failed = 1;
-    char msg[512];
+    char msg[512], emsg[512], efile[300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return simt_errf(a->err, code, "%s: error: %s", a->file, msg);
+    escape_ctl(emsg, sizeof emsg, msg, strlen(msg));
+    escape_ctl(efile, sizeof efile, a->file, strlen(a->file));
+    return simt_errf(a->err, code, "%s: error: %s", efile, emsg);
 }
 
 static int fail_nomem(asm_ctx_t *a)

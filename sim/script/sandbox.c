@@ -428,6 +428,82 @@ static int sb_require(lua_State *L)
                       s->script_dir[0] ? s->script_dir : "");
 }
 
+/* ---- io: write-only terminal streams -------------------------------------- */
+
+#define OUT_MT "simt.output"   /* a write-only stream: io.stdout, io.stderr */
+
+/* stream:write(...) / io.write(...): strings and numbers, written as the
+ * io library writes them; returns the stream. The bytes count as work. */
+static int sb_out_write_to(lua_State *L, FILE *f, int first)
+{
+    int n = lua_gettop(L);
+    for (int i = first; i <= n; i++) {
+        if (lua_type(L, i) == LUA_TNUMBER) {
+            if (lua_isinteger(L, i))
+                fprintf(f, LUA_INTEGER_FMT, (LUAI_UACINT)lua_tointeger(L, i));
+            else
+                fprintf(f, LUA_NUMBER_FMT, (LUAI_UACNUMBER)lua_tonumber(L, i));
+        } else {
+            size_t len;
+            const char *str = luaL_checklstring(L, i, &len);
+            sandbox_charge_work(L, len);
+            fwrite(str, 1, len, f);
+        }
+    }
+    return 0;
+}
+
+static FILE *out_file(lua_State *L, int arg)
+{
+    return *(int *)luaL_checkudata(L, arg, OUT_MT) ? stderr : stdout;
+}
+
+static int sb_out_write(lua_State *L)
+{
+    sb_out_write_to(L, out_file(L, 1), 2);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int sb_out_flush(lua_State *L)
+{
+    fflush(out_file(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int sb_out_tostring(lua_State *L)
+{
+    lua_pushstring(L, out_file(L, 1) == stderr ? "stderr (write only)" : "stdout (write only)");
+    return 1;
+}
+
+/* io.write(...): to stdout; returns io.stdout (upvalue 1). */
+static int sb_io_write(lua_State *L)
+{
+    sb_out_write_to(L, stdout, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* Push a write-only stream (which: 0 stdout, 1 stderr). A script could
+ * seek the real file handles and rewrite earlier lines of a results file
+ * that stdout goes to, or read it; these streams only write and flush. */
+static void push_out(lua_State *L, int which)
+{
+    *(int *)lua_newuserdatauv(L, sizeof(int), 0) = which;
+    if (luaL_newmetatable(L, OUT_MT)) {
+        static const luaL_Reg methods[] = { { "write", sb_out_write }, { "flush", sb_out_flush }, { NULL, NULL } };
+        luaL_newlib(L, methods);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, sb_out_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushliteral(L, "locked");
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+}
+
 /* Open a library with luaL_requiref (global + loaded), popping it. */
 static void open_lib(lua_State *L, const char *name, lua_CFunction f)
 {
@@ -559,17 +635,17 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     lua_setglobal(L, "os");
     lua_pop(L, 1);
 
-    /* io: output to the terminal only (write, stdout, stderr); no files */
-    lua_pushcfunction(L, luaopen_io);
-    lua_call(L, 0, 1);
+    /* io: output to the terminal only (write, stdout, stderr), write-only
+     * streams without seek or read; no files */
     lua_newtable(L);
-    static const char *const io_keep[] = { "write", "stdout", "stderr" };
-    for (size_t i = 0; i < sizeof io_keep / sizeof io_keep[0]; i++) {
-        lua_getfield(L, -2, io_keep[i]);
-        lua_setfield(L, -2, io_keep[i]);
-    }
+    push_out(L, 0);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "stdout");
+    lua_pushcclosure(L, sb_io_write, 1);
+    lua_setfield(L, -2, "write");
+    push_out(L, 1);
+    lua_setfield(L, -2, "stderr");
     lua_setglobal(L, "io");
-    lua_pop(L, 1);
 
     /* the memory cap counts from what the state holds already */
     s->used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024u + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);
