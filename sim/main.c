@@ -98,7 +98,8 @@ static const char usage_text2[] =
     "                            chart{path=} write (default: simtlab-out/ beside the script)\n"
     "  --read-dir DIR            a folder the script may read kernels and presets from, besides\n"
     "                            the project's own, the script's folder and below (repeatable)\n"
-    "  --time-limit SECONDS      stop the script after this much wall-clock time\n"
+    "  --time-limit SECONDS      stop the script after this much wall-clock time (default 600\n"
+    "                            without a window; none in a window, where lessons wait for you)\n"
     "  --max-instructions N      stop the script after N Lua instructions (simulated and\n"
     "                            reference work counts too; default 1e10)\n"
     "  --max-memory MB           cap on the memory the script causes: Lua, tensors, GPUs\n"
@@ -109,7 +110,8 @@ static const char usage_text2[] =
     "                            package, require only from lessons/lib and the script's\n"
     "                            folder, limits on run time and memory\n"
     "  --lang en|zh              the language of lessons and the window (default: from\n"
-    "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n"
+    "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n";
+static const char usage_text3[] =
     "stage options (show and demo):\n"
     "  --headless                draw off-screen even where there is a display\n"
     "  --screenshot FILE.png     write the last frame as a PNG\n"
@@ -302,6 +304,8 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
                 read_files[nf++] = o->read_file;   /* check: the kernel the user named */
             if (o->time_limit)
                 so.time_limit = strtod(o->time_limit, NULL);
+            else if (!(o->stage && !o->headless))
+                so.time_limit = SANDBOX_DEFAULT_SECONDS;   /* not in a window: the teacher may not be watching */
             if (o->max_instructions)
                 so.max_instructions = parse_count(o->max_instructions, 1, 1e15);
             if (o->max_memory)
@@ -953,6 +957,11 @@ static int course_lessons(int argc, char **argv)
     cli_opts_t o;
     memset(&o, 0, sizeof o);
     o.lang = lang;
+    /* checking the whole course runs simtlab's own code only, and may run
+     * past the default 600 s under valgrind: a day instead */
+    static char day[] = "86400";
+    if (check)
+        o.time_limit = day;
     if (!check) {
         char *args[1] = { "list" };
         return run_script(path, 1, args, &o);
@@ -976,6 +985,8 @@ static int course_lessons(int argc, char **argv)
         int n = 0;
         args[n++] = self;
         args[n++] = "run";
+        args[n++] = "--time-limit";
+        args[n++] = day;
         if (lang) {
             args[n++] = "--lang";
             args[n++] = (char *)lang;
@@ -1016,6 +1027,7 @@ static int run_command(int argc, char **argv)
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
         fputs(usage_text2, stdout);
+        fputs(usage_text3, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {

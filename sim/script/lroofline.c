@@ -21,6 +21,7 @@
 static const char *anchor_string(lua_State *L)
 {
     const char *s = lua_tostring(L, -1);
+    sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * lua_rawlen(L, -1));   /* text drawn */
     lua_rawseti(L, ANCHOR, (lua_Integer)lua_rawlen(L, ANCHOR) + 1);
     return s;
 }

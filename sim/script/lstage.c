@@ -9,6 +9,7 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 
 #define STAGE_KEY "simt.stage"      /* registry: lstage_ops_t * (light)   */
 #define LANG_KEY "simt.lang"        /* registry: "en" / "zh" (no stage)    */
@@ -255,6 +256,8 @@ static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
     *en = *zh = NULL;
     if (lua_type(L, arg) == LUA_TSTRING) {
         *en = lua_tostring(L, arg);
+        if (lstage_get(L))
+            sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * lua_rawlen(L, arg));
         return;
     }
     if (!lua_istable(L, arg))
@@ -263,6 +266,8 @@ static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
         *en = lua_tostring(L, -1);   /* kept alive by this stack slot */
     if (lua_getfield(L, arg, "zh") == LUA_TSTRING)
         *zh = lua_tostring(L, -1);
+    if (lstage_get(L))   /* a stage draws the text: about 0.4 s per MB */
+        sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * ((*en ? strlen(*en) : 0) + (*zh ? strlen(*zh) : 0)));
     if (!*en && !*zh)
         lutil_argerror(L, arg, "text needs en = \"...\" (and zh = \"...\")");
     if (!*en)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #define NAME_MAX_LEN 255      /* longest name a script may write         */
 #define MODULE_MAX_BYTES (1u << 20) /* largest module require reads      */
 #define HARD_STOP_GRACE 2     /* seconds C code may run past the limit   */
+#define ALLOC_BYTES_PER_UNIT 32 /* bytes allocated per watchdog instruction */
 
 enum { STOP_NONE, STOP_INSTRUCTIONS, STOP_TIME };
 
@@ -61,6 +63,8 @@ typedef struct sandbox {
     pathlist_t write_files;    /* exact writable paths                    */
 } sandbox_t;
 
+static void sb_hook(lua_State *L, lua_Debug *ar);
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     sandbox_t *s = (sandbox_t *)ud;
@@ -75,8 +79,20 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         return NULL;                 /* Lua raises "not enough memory" */
     }
     void *p = s->prev(s->prev_ud, ptr, osize, nsize);
-    if (p)
+    if (p) {
         s->used = s->used - old + nsize;
+        /* a new block is filled by whoever asked for it (a string built
+         * by '..' or string.rep, a table grown, a tensor cleared): count
+         * its bytes as work, so that C work the hook cannot see ends too.
+         * The stop is raised by the hook at the next instruction. */
+        if (nsize > old) {
+            s->instructions += (nsize - old) / ALLOC_BYTES_PER_UNIT;
+            if (!s->stop && s->instructions > s->max_instructions) {
+                s->stop = STOP_INSTRUCTIONS;
+                lua_sethook(s->L, sb_hook, LUA_MASKCOUNT, 1);
+            }
+        }
+    }
     return p;
 }
 
@@ -321,7 +337,7 @@ static int sb_xpcall(lua_State *L)
 }
 
 /* How a wrapped library function's C work is counted (sb_counted). */
-enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT };
+enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT, COUNT_MOVE, COUNT_INSERT, COUNT_REMOVE, COUNT_SORT };
 
 /* A string or table function whose work happens in C, where the hook does
  * not see it: count it against the watchdog (one instruction per byte of
@@ -339,7 +355,25 @@ static int sb_counted(lua_State *L)
         size_t lsep = lua_type(L, 3) == LUA_TSTRING ? lua_rawlen(L, 3) : 0;
         double n = (double)lua_tonumber(L, 2), work;
         lua_tolstring(L, 1, &len);
-        work = ((double)len + (double)lsep) * n;
+        /* string.rep("", n) still loops n times */
+        work = ((double)len + (double)lsep + 1) * n;
+        if (work > 0)
+            sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
+    } else if (how == COUNT_MOVE && lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER) {
+        /* table.move(a1, f, e, t): e - f + 1 elements copied in C */
+        double work = (double)lua_tonumber(L, 3) - (double)lua_tonumber(L, 2) + 1;
+        if (work > 0)
+            sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
+    } else if (how == COUNT_SORT && lua_type(L, 1) == LUA_TTABLE) {
+        /* about n log2 n comparisons (a __lt runs under the hook too) */
+        double n = (double)lua_rawlen(L, 1);
+        if (n > 1)
+            sandbox_charge_work(L, (uint64_t)(n * (1 + log2(n))));
+    } else if ((how == COUNT_INSERT || how == COUNT_REMOVE) && lua_type(L, 1) == LUA_TTABLE
+               && lua_type(L, 2) == LUA_TNUMBER && (how == COUNT_REMOVE || lua_gettop(L) == 3)) {
+        /* table.insert(t, pos, v) / table.remove(t, pos) shift the
+         * elements after pos (an append or a pop is one step) */
+        double work = (double)lua_rawlen(L, 1) - (double)lua_tonumber(L, 2) + 1;
         if (work > 0)
             sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
     }
@@ -618,9 +652,20 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     count_work(L, "gsub", COUNT_SUBJECT);
     count_work(L, "rep", COUNT_REP);
     count_work(L, "format", COUNT_RESULT);
+    count_work(L, "upper", COUNT_SUBJECT);
+    count_work(L, "lower", COUNT_SUBJECT);
+    count_work(L, "reverse", COUNT_SUBJECT);
+    lua_pop(L, 1);
+    lua_getglobal(L, "utf8");
+    count_work(L, "len", COUNT_SUBJECT);
+    count_work(L, "codepoint", COUNT_SUBJECT);
     lua_pop(L, 1);
     lua_getglobal(L, "table");
     count_work(L, "concat", COUNT_RESULT);
+    count_work(L, "move", COUNT_MOVE);
+    count_work(L, "insert", COUNT_INSERT);
+    count_work(L, "remove", COUNT_REMOVE);
+    count_work(L, "sort", COUNT_SORT);
     lua_pop(L, 1);
 
     /* os: clock, time and date only (not registered as a loaded module) */

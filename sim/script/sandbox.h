@@ -63,6 +63,9 @@
 
 #define SANDBOX_DEFAULT_INSTRUCTIONS 10000000000ull /* 1e10 VM instructions */
 #define SANDBOX_DEFAULT_BYTES (4ull << 30)          /* 4 GB in all          */
+#define SANDBOX_TEXT_WORK 64   /* watchdog instructions per byte of text drawn */
+#define SANDBOX_DEFAULT_SECONDS 600.0               /* simtlab's default wall-clock limit
+                                                       (not in a window)     */
 #define SANDBOX_MAX_DIRS 16                         /* entries per list     */
 
 typedef struct sandbox_opts {
