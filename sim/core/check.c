@@ -58,6 +58,15 @@ struct check {
     const mem_alloc_t *last;    /* allocation of the last global access     */
 };
 
+uint64_t check_host_bytes(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
+                          uint32_t warps_per_block)
+{
+    uint64_t nblocks = (uint64_t)nsm * block_slots;
+    return sizeof(check_t) + (nblocks ? nblocks : 1) * sizeof(check_block_t)
+           + (nblocks * warps_per_block + 1) * sizeof(uint32_t)
+           + (nblocks * p->shared_bytes + 1) * sizeof(check_cell_t);
+}
+
 check_t *check_create(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
                       uint32_t warps_per_block, simt_err_t *err)
 {

@@ -46,6 +46,10 @@ typedef struct check check_t;
  * (SIMT_E_NOMEM) if the host is out of memory. */
 check_t *check_create(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
                       uint32_t warps_per_block, simt_err_t *err);
+
+/* The host bytes check_create allocates for the same arguments. */
+uint64_t check_host_bytes(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
+                          uint32_t warps_per_block);
 void check_free(check_t *c);
 
 /* Check one lane's access of the instruction described by info (its

@@ -72,6 +72,9 @@ typedef struct race {
 static void end_lane(lstage_lane_t *ln)
 {
     simt_err_t e;
+    if (ln->charged && ln->owner)
+        sandbox_charge_bytes(ln->owner, -(int64_t)ln->charged);
+    ln->charged = 0;
     if (ln->gpu)
         gpu_run_end(ln->gpu, NULL, &e);
     if (ln->cpu)
@@ -205,6 +208,15 @@ static int l_race(lua_State *L)
         int before = race->n;
         if (lua_pcall(L, (int)m, 0, 0) != LUA_OK) {
             race_collect(L, NULL);
+            if (lua_type(L, -1) == LUA_TSTRING) {   /* say where the race is */
+                luaL_where(L, 1);
+                const char *at = lua_tostring(L, -1);
+                if (at[0] && strncmp(lua_tostring(L, -2), at, strlen(at)) != 0) {
+                    lua_pushfstring(L, "%sentry %d: %s", at, (int)i, lua_tostring(L, -2));
+                    lua_replace(L, -3);
+                }
+                lua_pop(L, 1);
+            }
             return lua_error(L);                   /* the lanes so far end in race_gc */
         }
         if (race->n != before + 1) {

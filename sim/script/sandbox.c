@@ -191,6 +191,15 @@ int sandbox_charge_bytes(lua_State *L, int64_t delta)
     return 0;
 }
 
+uint64_t sandbox_bytes_left(lua_State *L)
+{
+    sandbox_t *s = get_sandbox(L);
+    if (!s)
+        return 0;
+    uint64_t held = s->used + s->ext;
+    return held < s->max_bytes ? s->max_bytes - held : 1;
+}
+
 int sandbox_memory_error(lua_State *L, const char *what, uint64_t bytes)
 {
     sandbox_t *s = get_sandbox(L);

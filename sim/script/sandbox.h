@@ -116,6 +116,10 @@ void sandbox_charge_work(lua_State *L, uint64_t units);
  * sandbox always 0. */
 int sandbox_charge_bytes(lua_State *L, int64_t delta);
 
+/* Bytes the memory cap still allows (at least 1), or 0 when L has no
+ * sandbox (no limit). */
+uint64_t sandbox_bytes_left(lua_State *L);
+
 /* Raise "script used more than N MB of memory" for a charge that
  * sandbox_charge_bytes refused (what: "device memory for tensor#3"). */
 int sandbox_memory_error(lua_State *L, const char *what, uint64_t bytes);

@@ -55,6 +55,24 @@ elseif form == "sort" then
   local t = {}
   for i = 1, 1e5 do t[i] = (i * 7919) % 1e5 end
   while true do table.sort(t) end
+-- issue 20, class 3: a launch's state (registers, scoreboards, shared
+-- memory, the checker's shadow state) counts against the memory cap
+elseif form == "launch_state" then
+  local g = simt.gpu{ arch = "h200", sms = 1024 }
+  local k = simt.kernel("lessons/kernels/matmul_tiled16.s")
+  local n = 16 * 64
+  local A, B, C = g:tensor{ n, n, init = "ones" }, g:tensor{ n, n, init = "ones" }, g:tensor{ n, n }
+  g:launch(k, { grid = { 64, 64 }, block = { 16, 16 } }, A, B, C, n)
+elseif form == "launch_race" then  -- ... each lane of a race while the race runs
+  local k = simt.kernel("lessons/kernels/matmul_tiled16.s")
+  local n = 16 * 64
+  local lanes = {}
+  for i = 1, 4 do
+    local g = simt.gpu{ arch = "h200", sms = 256 }
+    local A, B, C = g:tensor{ n, n, init = "ones" }, g:tensor{ n, n, init = "ones" }, g:tensor{ n, n }
+    lanes[i] = { g, k, { grid = { 64, 64 }, block = { 16, 16 } }, A, B, C, n }
+  end
+  simt.race(lanes)
 elseif form == "gc" then           -- finalizers run outside the watchdog: refused
   setmetatable({}, { __gc = spin })
 elseif form == "gc_late" then      -- ... also when __gc is filled in later
