@@ -47,6 +47,11 @@ typedef struct check check_t;
 check_t *check_create(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
                       uint32_t warps_per_block, simt_err_t *err);
 
+/* Limit the checker's global-store records (made while the kernel runs,
+ * one word per 4 bytes of each allocation the launch stores to) to bytes
+ * in all; past it the store is reported as SIMT_E_NOMEM. 0: no limit. */
+void check_set_budget(check_t *c, uint64_t bytes);
+
 /* The host bytes check_create allocates for the same arguments. */
 uint64_t check_host_bytes(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
                           uint32_t warps_per_block);

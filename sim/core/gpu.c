@@ -785,6 +785,8 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
     l->sms = r->sms;
     if (in->check && !(l->check = check_create(p, nsm, slots, l->warps_per_block, err)))
         goto fail;
+    if (l->check && in->max_host_bytes)   /* what is left for its records of global stores */
+        check_set_budget(l->check, in->max_host_bytes - r->host_bytes + 1);
     for (uint32_t i = 0; i < nsm; i++)
         sm_init(&r->sms[i], i, l, slots, r->sm_state + sm_bytes * i);
     r->g = g;
