@@ -346,21 +346,126 @@ static int sb_xpcall(lua_State *L)
 }
 
 /* How a wrapped library function's C work is counted (sb_counted). */
-enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT, COUNT_MOVE, COUNT_INSERT, COUNT_REMOVE, COUNT_SORT };
+enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT, COUNT_MOVE, COUNT_INSERT, COUNT_REMOVE, COUNT_SORT,
+       COUNT_PATTERN };
+
+/* ---- string patterns: a CPU-time guard ------------------------------------
+ * Backtracking inside a pattern (s:find(".-.-.-b") on a long text) runs in
+ * C, where no hook sees it, and can take hours. While a pattern function
+ * runs (not the Lua callbacks gsub makes), a CPU-time timer is armed:
+ * past PATTERN_CPU_SECONDS the process ends with a message (exit 1). */
+#define PATTERN_CPU_SECONDS 20
+static int pattern_depth;
+
+static void on_pattern_timeout(int sig)
+{
+    static const char msg[] = "simtlab: a string pattern ran for more than 20 s of CPU time (backtracking, as "
+                              "s:find('.-.-.-b') on a long text does); stopped\n";
+    (void)sig;
+    if (write(2, msg, sizeof msg - 1) < 0) {
+        /* nothing more to do */
+    }
+    _exit(1);
+}
+
+static void pattern_timer(const struct itimerval *it)
+{
+    setitimer(ITIMER_PROF, it, NULL);
+}
+
+static void pattern_enter(void)
+{
+    if (pattern_depth++ == 0) {
+        struct sigaction sa;
+        struct itimerval it;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_pattern_timeout;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGPROF, &sa, NULL);
+        memset(&it, 0, sizeof it);
+        it.it_value.tv_sec = PATTERN_CPU_SECONDS;
+        pattern_timer(&it);
+    }
+}
+
+static void pattern_leave(void)
+{
+    if (pattern_depth > 0 && --pattern_depth == 0) {
+        struct itimerval it;
+        memset(&it, 0, sizeof it);
+        pattern_timer(&it);
+    }
+}
+
+/* Call the function below the n arguments on the stack with the pattern
+ * guard on; errors pass through (after the guard is off). */
+static int pattern_call(lua_State *L, int n)
+{
+    pattern_enter();
+    int rc = lua_pcall(L, n, LUA_MULTRET, 0);
+    pattern_leave();
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* gsub's replacement function (upvalue 1), run with the guard paused:
+ * Lua code is the watchdog's. */
+static int sb_pattern_callback(lua_State *L)
+{
+    struct itimerval left, off;
+    int depth = pattern_depth, rc;
+    memset(&off, 0, sizeof off);
+    getitimer(ITIMER_PROF, &left);
+    pattern_timer(&off);
+    pattern_depth = 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    rc = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    pattern_depth = depth;
+    if (depth > 0 && (left.it_value.tv_sec || left.it_value.tv_usec))
+        pattern_timer(&left);
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* The iterator string.gmatch returns (upvalue 1), guarded. */
+static int sb_pattern_iter(lua_State *L)
+{
+    lua_settop(L, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return pattern_call(L, 0);
+}
 
 /* A string or table function whose work happens in C, where the hook does
  * not see it: count it against the watchdog (one instruction per byte of
  * a pattern's subject or of the string built) and call the original
  * (upvalue 1; upvalue 2 says how to count). Backtracking inside a pattern
- * is not counted: --time-limit bounds that. */
+ * is not counted: the pattern guard above bounds it. */
 static int sb_counted(lua_State *L)
 {
     int how = (int)lua_tointeger(L, lua_upvalueindex(2));
     size_t len = 0;
-    if (how == COUNT_SUBJECT && lua_type(L, 1) == LUA_TSTRING) {
+    if ((how == COUNT_SUBJECT || how == COUNT_PATTERN) && lua_type(L, 1) == LUA_TSTRING) {
         lua_tolstring(L, 1, &len);
         sandbox_charge_work(L, len);
-    } else if (how == COUNT_REP && lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TNUMBER) {
+    }
+    if (how == COUNT_PATTERN) {
+        if (lua_type(L, 3) == LUA_TFUNCTION) {   /* gsub's callback: not guarded */
+            lua_pushvalue(L, 3);
+            lua_pushcclosure(L, sb_pattern_callback, 1);
+            lua_replace(L, 3);
+        }
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        int n = pattern_call(L, lua_gettop(L) - 1);
+        if (n == 1 && lua_type(L, 1) == LUA_TFUNCTION) {   /* gmatch's iterator */
+            lua_pushcclosure(L, sb_pattern_iter, 1);
+        }
+        return n;
+    }
+    if (how == COUNT_REP && lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TNUMBER) {
         size_t lsep = lua_type(L, 3) == LUA_TSTRING ? lua_rawlen(L, 3) : 0;
         double n = (double)lua_tonumber(L, 2), work;
         lua_tolstring(L, 1, &len);
@@ -655,10 +760,10 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
 
     /* string and table functions whose work is done in C */
     lua_getglobal(L, "string");
-    count_work(L, "find", COUNT_SUBJECT);
-    count_work(L, "match", COUNT_SUBJECT);
-    count_work(L, "gmatch", COUNT_SUBJECT);
-    count_work(L, "gsub", COUNT_SUBJECT);
+    count_work(L, "find", COUNT_PATTERN);
+    count_work(L, "match", COUNT_PATTERN);
+    count_work(L, "gmatch", COUNT_PATTERN);
+    count_work(L, "gsub", COUNT_PATTERN);
     count_work(L, "rep", COUNT_REP);
     count_work(L, "format", COUNT_RESULT);
     count_work(L, "upper", COUNT_SUBJECT);

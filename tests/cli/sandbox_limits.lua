@@ -81,6 +81,9 @@ elseif form == "gc_late" then      -- ... also when __gc is filled in later
 elseif form == "pattern" then      -- C code past the time limit is stopped hard
   local s = string.rep("a", 4000)
   s:find(".-.-.-.-.-b")
+elseif form == "pattern_long" then -- ... and without one, by the pattern guard
+  local s = string.rep("a", 4000)
+  for w in s:gmatch(".-.-.-.-.-b") do print(w) end
 elseif form == "gpus" then         -- GPUs count against the memory cap
   local keep = {}
   for i = 1, 1e6 do keep[i] = simt.gpu("h200") end
