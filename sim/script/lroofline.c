@@ -14,16 +14,10 @@
 
 #define ANCHOR 2   /* stack index of the table that keeps strings alive */
 
-/* Keep the string on top of the stack alive in the anchor table and pop
- * it; returns its text, valid until l_roofline returns. The argument's
- * tables cannot be trusted to keep it: an __index may have made it, or
- * remove it from its table while a later field is read. */
+/* Anchor the string on top of the stack (lutil_anchor_text) and pop it. */
 static const char *anchor_string(lua_State *L)
 {
-    const char *s = lua_tostring(L, -1);
-    sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * lua_rawlen(L, -1));   /* text drawn */
-    lua_rawseti(L, ANCHOR, (lua_Integer)lua_rawlen(L, ANCHOR) + 1);
-    return s;
+    return lutil_anchor_text(L, ANCHOR);
 }
 
 /* Optional string field k of the table at index t (NULL if absent);
