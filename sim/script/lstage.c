@@ -259,6 +259,19 @@ static int l_race(lua_State *L)
     return 1;
 }
 
+#define STAGE_TEXT_MAX 65536   /* bytes of one text a stage draws */
+
+/* On a stage: count drawing n bytes of text as work, and refuse more
+ * than a screen could show (its surfaces would not be charged). */
+static void stage_text(lua_State *L, int arg, size_t n)
+{
+    if (!lstage_get(L))
+        return;
+    if (n > STAGE_TEXT_MAX)
+        lutil_argerror(L, arg, "text of %zu bytes is too long to show (at most %d)", n, STAGE_TEXT_MAX);
+    sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * n);
+}
+
 /* Text argument: a string, or a table {en = ..., zh = ...}. The two
  * fields stay on the stack (pushed) until the caller returns: the table
  * could lose them (an __index of a later read) and a string an __index
@@ -268,8 +281,7 @@ static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
     *en = *zh = NULL;
     if (lua_type(L, arg) == LUA_TSTRING) {
         *en = lua_tostring(L, arg);
-        if (lstage_get(L))
-            sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * lua_rawlen(L, arg));
+        stage_text(L, arg, lua_rawlen(L, arg));
         return;
     }
     if (!lua_istable(L, arg))
@@ -278,8 +290,8 @@ static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
         *en = lua_tostring(L, -1);   /* kept alive by this stack slot */
     if (lua_getfield(L, arg, "zh") == LUA_TSTRING)
         *zh = lua_tostring(L, -1);
-    if (lstage_get(L))   /* a stage draws the text: about 0.4 s per MB */
-        sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * ((*en ? strlen(*en) : 0) + (*zh ? strlen(*zh) : 0)));
+    stage_text(L, arg, *en ? strlen(*en) : 0);   /* a stage draws the text: about 0.4 s per MB */
+    stage_text(L, arg, *zh ? strlen(*zh) : 0);
     if (!*en && !*zh)
         lutil_argerror(L, arg, "text needs en = \"...\" (and zh = \"...\")");
     if (!*en)
