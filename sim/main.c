@@ -306,8 +306,8 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
                 read_files[nf++] = o->read_file;   /* check: the kernel the user named */
             if (o->time_limit)
                 so.time_limit = strtod(o->time_limit, NULL);
-            else if (!(o->stage && !o->headless))
-                so.time_limit = SANDBOX_DEFAULT_SECONDS;   /* not in a window: the teacher may not be watching */
+            else if (script && !(o->stage && !o->headless))   /* a script (not sweep), not in a window */
+                so.time_limit = SANDBOX_DEFAULT_SECONDS;   /* the teacher may not be watching */
             if (o->max_instructions)
                 so.max_instructions = parse_count(o->max_instructions, 1, 1e15);
             if (o->max_memory)

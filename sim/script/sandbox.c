@@ -354,15 +354,15 @@ enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT, COUNT_MOVE, COUNT_INSERT, COUNT_R
  * C, where no hook sees it, and can take hours. While a pattern function
  * runs (not the Lua callbacks gsub makes), a CPU-time timer is armed:
  * past PATTERN_CPU_SECONDS the process ends with a message (exit 1). */
-#define PATTERN_CPU_SECONDS 20
+#define PATTERN_CPU_SECONDS 20   /* SIMTLAB_PATTERN_SECONDS may lower it (tests) */
 static int pattern_depth;
+static char pattern_msg[200];
+static size_t pattern_msg_len;
 
 static void on_pattern_timeout(int sig)
 {
-    static const char msg[] = "simtlab: a string pattern ran for more than 20 s of CPU time (backtracking, as "
-                              "s:find('.-.-.-b') on a long text does); stopped\n";
     (void)sig;
-    if (write(2, msg, sizeof msg - 1) < 0) {
+    if (write(2, pattern_msg, pattern_msg_len) < 0) {
         /* nothing more to do */
     }
     _exit(1);
@@ -382,8 +382,15 @@ static void pattern_enter(void)
         sa.sa_handler = on_pattern_timeout;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGPROF, &sa, NULL);
+        const char *env = getenv("SIMTLAB_PATTERN_SECONDS");
+        long secs = env ? strtol(env, NULL, 10) : PATTERN_CPU_SECONDS;
+        if (secs < 1 || secs > PATTERN_CPU_SECONDS)
+            secs = PATTERN_CPU_SECONDS;
+        int len = snprintf(pattern_msg, sizeof pattern_msg, "simtlab: a string pattern ran for more than %ld s of "
+                           "CPU time (backtracking, as s:find('.-.-.-b') on a long text does); stopped\n", secs);
+        pattern_msg_len = len > 0 && (size_t)len < sizeof pattern_msg ? (size_t)len : 0;
         memset(&it, 0, sizeof it);
-        it.it_value.tv_sec = PATTERN_CPU_SECONDS;
+        it.it_value.tv_sec = secs;
         pattern_timer(&it);
     }
 }
