@@ -28,6 +28,9 @@
 #define MODULE_MAX_BYTES (1u << 20) /* largest module require reads      */
 #define HARD_STOP_GRACE 2     /* seconds C code may run past the limit   */
 #define ALLOC_BYTES_PER_UNIT 32 /* bytes allocated per watchdog instruction */
+#define TABLE_ELEMENT_WORK 4    /* instructions per element table.move/insert/remove
+                                   move (each a lua_geti + lua_seti: measured about
+                                   4 VM instructions' time)                   */
 
 enum { STOP_NONE, STOP_INSTRUCTIONS, STOP_TIME };
 
@@ -482,7 +485,7 @@ static int sb_counted(lua_State *L)
             sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
     } else if (how == COUNT_MOVE && lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER) {
         /* table.move(a1, f, e, t): e - f + 1 elements copied in C */
-        double work = (double)lua_tonumber(L, 3) - (double)lua_tonumber(L, 2) + 1;
+        double work = TABLE_ELEMENT_WORK * ((double)lua_tonumber(L, 3) - (double)lua_tonumber(L, 2) + 1);
         if (work > 0)
             sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
     } else if (how == COUNT_SORT && lua_type(L, 1) == LUA_TTABLE) {
@@ -494,7 +497,7 @@ static int sb_counted(lua_State *L)
                && lua_type(L, 2) == LUA_TNUMBER && (how == COUNT_REMOVE || lua_gettop(L) == 3)) {
         /* table.insert(t, pos, v) / table.remove(t, pos) shift the
          * elements after pos (an append or a pop is one step) */
-        double work = (double)lua_rawlen(L, 1) - (double)lua_tonumber(L, 2) + 1;
+        double work = TABLE_ELEMENT_WORK * ((double)lua_rawlen(L, 1) - (double)lua_tonumber(L, 2) + 1);
         if (work > 0)
             sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
     }
