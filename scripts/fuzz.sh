@@ -2,7 +2,7 @@
 # Run one libFuzzer target for a set time. Usage:
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #   scripts/fuzz.sh --merge TARGET     minimise the work corpus into tests/fuzz/corpus/TARGET
-# TARGET: fuzz_asm, fuzz_arch, fuzz_lua or fuzz_exec (tests/fuzz/*.c).
+# TARGET: fuzz_asm, fuzz_arch, fuzz_lua, fuzz_lua_gc or fuzz_exec (tests/fuzz/*.c).
 # Builds build-fuzz/ with clang (-DSIMT_FUZZ=ON) when needed. Inputs found
 # while fuzzing go to build-fuzz/corpus/TARGET (not in git); the committed
 # corpus tests/fuzz/corpus/TARGET is read as seeds and starts from the
@@ -19,8 +19,9 @@ case "$target" in
     fuzz_asm) maxlen=8192 ;;
     fuzz_arch) maxlen=4096 ;;
     fuzz_lua) maxlen=4096 ;;
+    fuzz_lua_gc) maxlen=512 ;;
     fuzz_exec) maxlen=1024 ;;
-    *) echo "fuzz.sh: unknown target '$target' (fuzz_asm, fuzz_arch, fuzz_lua, fuzz_exec)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown target '$target' (fuzz_asm, fuzz_arch, fuzz_lua, fuzz_lua_gc, fuzz_exec)" >&2; exit 2 ;;
 esac
 
 if [ ! -x "build-fuzz/tests/fuzz/$target" ] || [ "${FUZZ_REBUILD:-1}" = 1 ]; then
@@ -37,7 +38,7 @@ if [ -z "$(ls -A "$seeds")" ]; then   # first run: seed from the repository
                   for f in tests/asm/*.s; do cp "$f" "$seeds/asm_$(basename "$f")"; done ;;
         fuzz_arch) cp arch/*.lua "$seeds"/ ;;
         fuzz_lua) cp tests/lua/test_api.lua tests/lua/test_ref.lua tests/lua/test_check.lua "$seeds"/ ;;
-        fuzz_exec) for i in 1 2 3 4; do head -c 256 /dev/urandom > "$seeds/random$i"; done ;;
+        fuzz_exec|fuzz_lua_gc) for i in 1 2 3 4; do head -c 256 /dev/urandom > "$seeds/random$i"; done ;;
     esac
 fi
 

@@ -39,7 +39,7 @@ if [ "${1:-}" != "--fast" ]; then
     scripts/package.sh
 
     echo "== fuzz smoke (${FUZZ_SECONDS:-30} s per target, build-fuzz/)"
-    for target in fuzz_asm fuzz_arch fuzz_lua fuzz_exec; do
+    for target in fuzz_asm fuzz_arch fuzz_lua fuzz_lua_gc fuzz_exec; do
         mkdir -p build-fuzz
         log="build-fuzz/smoke-$target.log"
         if ! FUZZ_REBUILD=1 scripts/fuzz.sh "$target" "${FUZZ_SECONDS:-30}" >"$log" 2>&1; then

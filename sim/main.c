@@ -71,7 +71,9 @@ static const char usage_text[] =
     "                            --charts: its charts as PNGs in the --out folder\n"
     "  check N FILE.s [--json]   grade your kernel for lesson N's exercise: correct\n"
     "                            (hidden cases too), sound (the kernel checker), cheap\n"
-    "                            enough (its budget); exit 0 when it passes\n"
+    "                            enough (its budget); exit 0 when it passes. FILE.s may be\n"
+    "                            anywhere; the course, grader and presets come only from\n"
+    "                            simtlab's own folders or $SIMTLAB_HOME\n"
     "  check N --answer A [--json]\n"
     "                            an exercise answered with a word or a number (9: a\n"
     "                            number format, 13: a number of blocks), graded by\n"
@@ -88,7 +90,6 @@ static const char usage_text[] =
     "                            Time, algbw and busbw as nccl-tests define them, result\n"
     "                            checked (--json: time_s, algbw_gbs, busbw_gbs); --links:\n"
     "                            every link's use; --png/--frames: pictures of the node\n"
-    "  -h, --help                show this help (--lang zh: in Chinese)\n"
     "  fit MODEL [--gpu P] [--train|--infer] [--optimizer adamw|adam8bit|sgd]\n"
     "      [--precision fp32|bf16-mixed|bf16|fp16] [--weights int8|int4] [--batch B]\n"
     "      [--seq S] [--checkpointing] [--attention flash|eager] [--json]\n"
@@ -100,7 +101,7 @@ static const char usage_text[] =
     "      [--context T] [--json]\n"
     "                            tokens per second: one layer's real kernels on the\n"
     "                            full simulated GPU, x layers (lessons/lib/decode.lua)\n"
-    "  -h, --help                show this help\n"
+    "  -h, --help                show this help (--lang zh: in Chinese)\n"
     "  --version                 show the version\n"
     "\n"
     ;
@@ -126,7 +127,8 @@ static const char usage_text2[] =
     "                            chart{path=} write (default: simtlab-out/ beside the script)\n"
     "  --read-dir DIR            a folder the script may read kernels and presets from, besides\n"
     "                            the project's own, the script's folder and below (repeatable)\n"
-    "  --time-limit SECONDS      stop the script after this much wall-clock time\n"
+    "  --time-limit SECONDS      stop the script after this much wall-clock time (default 600\n"
+    "                            without a window; none in a window, where lessons wait for you)\n"
     "  --max-instructions N      stop the script after N Lua instructions (simulated and\n"
     "                            reference work counts too; default 1e10)\n"
     "  --max-memory MB           cap on the memory the script causes: Lua, tensors, GPUs\n"
@@ -137,7 +139,8 @@ static const char usage_text2[] =
     "                            package, require only from lessons/lib and the script's\n"
     "                            folder, limits on run time and memory\n"
     "  --lang en|zh              the language of lessons and the window (default: from\n"
-    "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n"
+    "                            LC_ALL / LANG, zh* gives Chinese; the window remembers L)\n";
+static const char usage_text3[] =
     "stage options (show, demo and lesson):\n"
     "  --headless                draw off-screen even where there is a display\n"
     "  --screenshot FILE.png     write the last frame as a PNG\n"
@@ -154,7 +157,7 @@ static const char usage_text2[] =
     "  PageDown / PageUp next / previous step (during a run too)   P screenshot\n"
     "  L English / 中文   T light / dark   + / - zoom   Tab details   Q, Esc quit\n"
     ;
-static const char usage_text3[] =
+static const char usage_text4[] =
     "sweep options:\n"
     "  --param FIELD             the GPU field to change (sms, dram_gbps, clock_mhz, ...)\n"
     "  --values A,B,...          its values, in order\n"
@@ -222,6 +225,7 @@ typedef struct cli_opts {
     const char *every;             /* --every N                            */
     const char *auto_s;            /* --auto SECONDS                       */
     const char *default_png;       /* headless without --screenshot: this  */
+    const char *read_file;         /* check: the student's kernel file     */
 } cli_opts_t;
 
 static int usage_error(const char *fmt, const char *what)
@@ -318,7 +322,7 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
         lua_setfield(L, -2, "path");
         lua_pop(L, 1);
     } else {
-        const char *read_dirs[SANDBOX_MAX_DIRS + 2] = { NULL }, *read_files[2] = { NULL };
+        const char *read_dirs[SANDBOX_MAX_DIRS + 2] = { NULL }, *read_files[3] = { NULL };
         const char *write_files[3] = { NULL };
         int nr = 0, nw = 0;
         sandbox_opts_t so = { .lib_dir = lib[0] ? lib : NULL, .script_dir = script ? dir : NULL,
@@ -329,10 +333,15 @@ static lua_State *new_state(const char *script, int unsafe, const cli_opts_t *o)
         if (o) {
             for (int i = 0; i < o->nread_dirs; i++)
                 read_dirs[nr++] = o->read_dir[i];
+            int nf = 0;
             if (o->arch && (strchr(o->arch, '/') || ends_with(o->arch, ".lua")))
-                read_files[0] = o->arch;   /* the user named this preset file */
+                read_files[nf++] = o->arch;   /* the user named this preset file */
+            if (o->read_file)
+                read_files[nf++] = o->read_file;   /* check: the kernel the user named */
             if (o->time_limit)
                 so.time_limit = strtod(o->time_limit, NULL);
+            else if (script && !(o->stage && !o->headless))   /* a script (not sweep), not in a window */
+                so.time_limit = SANDBOX_DEFAULT_SECONDS;   /* the teacher may not be watching */
             if (o->max_instructions)
                 so.max_instructions = parse_count(o->max_instructions, 1, 1e15);
             if (o->max_memory)
@@ -1206,6 +1215,11 @@ static int course_lessons(int argc, char **argv)
     cli_opts_t o;
     memset(&o, 0, sizeof o);
     o.lang = lang;
+    /* checking the whole course runs simtlab's own code only, and may run
+     * past the default 600 s under valgrind: a day instead */
+    static char day[] = "86400";
+    if (check)
+        o.time_limit = day;
     if (!check) {
         char *args[1] = { "list" };
         return run_script(path, 1, args, &o);
@@ -1229,6 +1243,8 @@ static int course_lessons(int argc, char **argv)
         int n = 0;
         args[n++] = self;
         args[n++] = "run";
+        args[n++] = "--time-limit";
+        args[n++] = day;
         if (lang) {
             args[n++] = "--lang";
             args[n++] = (char *)lang;
@@ -1285,6 +1301,7 @@ static int course_answer(int argc, char **argv)
     }
     if (!n || !answer || !answer[0] || strlen(answer) > 64)
         return usage_error("%s", "'check' with an answer: simtlab check N --answer ANSWER [--json] (an answer of 1-64 characters)");
+    arch_installed_only();   /* the grader from simtlab's own folders only, as for kernels */
     if (course_path(path, sizeof path) != 0)
         return 1;
     args[0] = "answer";
@@ -1383,8 +1400,10 @@ static int run_command(int argc, char **argv)
         int zh = strcmp(lang, "zh") == 0;
         fputs(zh ? usage_zh : usage_text, stdout);
         fputs(zh ? usage_zh2 : usage_text2, stdout);
-        if (!zh)
+        if (!zh) {
             fputs(usage_text3, stdout);
+            fputs(usage_text4, stdout);
+        }
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
@@ -1469,14 +1488,27 @@ static int run_command(int argc, char **argv)
     if (strcmp(cmd, "check") == 0) {
         char path[1024], *args[4];
         cli_opts_t o;
+        int json = 0, k = 2;
+        for (int j = 2; j < argc; j++)   /* --json may come anywhere */
+            if (strcmp(argv[j], "--json") == 0)
+                json = 1;
+            else
+                argv[k++] = argv[j];
+        argc = k;
+        options_first(argc, argv, 2);    /* options before or after N FILE.s */
         int i = parse_opts(argc, argv, 2, 0, 0, &o);
         if (i < 0)
             return 2;
-        int json = i + 2 < argc && strcmp(argv[i + 2], "--json") == 0;
-        if (argc - i != 2 + json || !is_number(argv[i]))
+        if (argc - i != 2 || !is_number(argv[i]))
             return usage_error("%s", "'check' needs a lesson number and a kernel: simtlab check N FILE.s [--json]");
+        /* the course, the grader and the presets come from simtlab's own
+         * folders ($SIMTLAB_HOME or the installation), never from the
+         * current folder; the kernel named here is the one file read
+         * from wherever the student keeps it */
+        arch_installed_only();
         if (course_path(path, sizeof path) != 0)
             return 1;
+        o.read_file = argv[i + 1];
         args[0] = "grade";
         args[1] = argv[i];
         args[2] = argv[i + 1];

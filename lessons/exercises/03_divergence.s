@@ -1,8 +1,10 @@
 // Exercise 3 (lesson 3, divergence): make whole warps take one side.
 //
 // What it computes: n numbers; element e is even or odd work:
-//     e even:  out[e] = in[e] + iters        (iters additions of 1.0)
-//     e odd:   out[e] = in[e] - 2 x iters    (iters subtractions of 2.0)
+//     e even:  out[e] = in[e] + 0.1 + 0.1 + ...   (iters additions of 0.1)
+//     e odd:   out[e] = in[e] - 0.3 - 0.3 - ...   (iters subtractions of 0.3)
+// each rounded to f32 as it happens, so the grader wants the loops: a
+// closed form such as in[e] + iters x 0.1 gives other bits.
 // Launch (fixed by the grader): 1-D, block = {128}, grid = {ceil(n / 128)}.
 // Params:  in, out  device addresses of n floats; iters  loop trips; n  count.
 //
@@ -46,13 +48,13 @@
     setp.ne.u32 %p1, %r10, 0;
     @%p1 bra ODD;
 EVEN:
-    add.f32 %r8, %r8, 1.0;
+    add.f32 %r8, %r8, 0.1;
     sub.u32 %r9, %r9, 1;
     setp.ne.u32 %p2, %r9, 0;
     @%p2 bra EVEN;
     bra DONE;
 ODD:
-    sub.f32 %r8, %r8, 2.0;
+    sub.f32 %r8, %r8, 0.3;
     sub.u32 %r9, %r9, 1;
     setp.ne.u32 %p2, %r9, 0;
     @%p2 bra ODD;

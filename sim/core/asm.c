@@ -130,29 +130,71 @@ static const char *source_line(const asm_ctx_t *a, uint32_t lineno, size_t *n)
     return s;
 }
 
+/* 1 if byte c is a control character a terminal could act on (not a tab). */
+static int is_ctl(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/* Copy s[0..n) to dst (cap bytes, NUL-terminated) with control characters
+ * written as \xNN, and UTF-8 C1 controls (U+0080..U+009F, which some
+ * terminals obey too) as \u00NN: an error message echoes a student's
+ * text, which must not clear the teacher's screen or print a fake PASS. */
+static void escape_ctl(char *dst, size_t cap, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && s[i] && o + 8 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        for (size_t k = 1; k < len; k++)   /* a valid UTF-8 sequence? */
+            if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80)
+                len = 0;
+        if (is_ctl(c) || len == 0) {   /* a control or a byte outside UTF-8 (0x9b: CSI) */
+            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+        } else if (c == 0xc2 && (unsigned char)s[i + 1] <= 0x9f) {
+            o += (size_t)snprintf(dst + o, cap - o, "\\u%04x", (unsigned char)s[++i]);
+        } else {
+            memcpy(dst + o, s + i, len);
+            o += len;
+            i += len - 1;
+        }
+    }
+    dst[o] = '\0';
+}
+
 /* Write the first error: "FILE:LINE:COL: error: MSG", the source line and
- * a caret under COL. Later errors are ignored. Always returns -1. */
+ * a caret under COL. Later errors are ignored. Always returns -1. The
+ * file name, message and line are echoed with control characters escaped
+ * (the caret counts an escape's width). */
 static int vfail_at(asm_ctx_t *a, uint32_t lineno, uint32_t col,
                     const char *fmt, va_list ap)
 {
     if (a->failed)
         return -1;
     a->failed = 1;
-    char msg[512];
+    char msg[512], emsg[512], eline[1300], efile[300];
     vsnprintf(msg, sizeof msg, fmt, ap);
 
     size_t n;
     const char *line = source_line(a, lineno, &n);
     if (n > 300)
         n = 300;
-    char caret[320];
+    char caret[1300];
     size_t c = 0;
-    for (uint32_t i = 1; i < col && c < sizeof caret - 2; i++)
-        caret[c++] = (i - 1 < n && line[i - 1] == '\t') ? '\t' : ' ';
+    for (uint32_t i = 1; i < col && c < sizeof caret - 8; i++) {
+        unsigned char ch = i - 1 < n ? (unsigned char)line[i - 1] : ' ';
+        int w = is_ctl(ch) ? 4 : 1;
+        while (w-- > 0)
+            caret[c++] = ch == '\t' ? '\t' : ' ';
+    }
     caret[c++] = '^';
     caret[c] = '\0';
-    simt_errf(a->err, SIMT_E_ASM, "%s:%u:%u: error: %s\n%.*s\n%s",
-              a->file, (unsigned)lineno, (unsigned)col, msg, (int)n, line, caret);
+    escape_ctl(emsg, sizeof emsg, msg, strlen(msg));
+    escape_ctl(eline, sizeof eline, line, n);
+    escape_ctl(efile, sizeof efile, a->file, strlen(a->file));
+    simt_errf(a->err, SIMT_E_ASM, "%s:%u:%u: error: %s\n%s\n%s",
+              efile, (unsigned)lineno, (unsigned)col, emsg, eline, caret);
     return -1;
 }
 
@@ -181,12 +223,14 @@ static int fail_file(asm_ctx_t *a, int code, const char *fmt, ...)
     if (a->failed)
         return -1;
     a->failed = 1;
-    char msg[512];
+    char msg[512], emsg[512], efile[300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return simt_errf(a->err, code, "%s: error: %s", a->file, msg);
+    escape_ctl(emsg, sizeof emsg, msg, strlen(msg));
+    escape_ctl(efile, sizeof efile, a->file, strlen(a->file));
+    return simt_errf(a->err, code, "%s: error: %s", efile, emsg);
 }
 
 static int fail_nomem(asm_ctx_t *a)
@@ -1894,10 +1938,34 @@ static int check_fall_off(asm_ctx_t *a, uint8_t *seen, uint32_t *stack)
                    "kernel can run past its last instruction; end it with exit");
 }
 
-/* Immediate post-dominators by the Cooper-Harvey-Kennedy iterative
- * algorithm run on the reversed CFG, rooted at the virtual exit node n.
- * Nodes that cannot reach an exit (endless loops) get no ipdom. Every
- * branch's reconv is its ipdom, or ISA_NO_PC when that is the exit. */
+/* Lengauer-Tarjan's EVAL with path compression (the simple version), on
+ * DFS numbers; iterative, so that long chains cannot overflow the stack. */
+static uint32_t lt_eval(uint32_t v, uint32_t *ancestor, uint32_t *label, const uint32_t *semi,
+                        uint32_t *path, uint32_t none)
+{
+    if (ancestor[v] == none)
+        return v;
+    uint32_t top = 0, x = v;
+    while (ancestor[ancestor[x]] != none) {
+        path[top++] = x;
+        x = ancestor[x];
+    }
+    while (top > 0) {   /* from the one nearest the root down to v */
+        x = path[--top];
+        uint32_t a = ancestor[x];
+        if (semi[label[a]] < semi[label[x]])
+            label[x] = label[a];
+        ancestor[x] = ancestor[a];
+    }
+    return label[v];
+}
+
+/* Immediate post-dominators: Lengauer-Tarjan (simple version, O(E log N))
+ * on the reversed CFG, rooted at the virtual exit node n. (The iterative
+ * Cooper-Harvey-Kennedy algorithm it replaces walked long ipdom chains
+ * once per branch: 80k branches back to one label took 10 s.) Nodes that
+ * cannot reach an exit (endless loops) get no ipdom. Every branch's reconv
+ * is its ipdom, or ISA_NO_PC when that is the exit. */
 static int compute_reconv(asm_ctx_t *a)
 {
     isa_program_t *p = &a->p;
@@ -1905,17 +1973,17 @@ static int compute_reconv(asm_ctx_t *a)
     const uint32_t UNDEF = ISA_NO_PC;
     uint32_t *pred_start = calloc(nn + 1, sizeof *pred_start);
     uint32_t *pred = malloc((size_t)2 * n * sizeof *pred + sizeof *pred);
-    uint32_t *order = malloc(nn * sizeof *order);      /* postorder of reverse DFS */
-    uint32_t *po = malloc(nn * sizeof *po);            /* node -> postorder number */
-    uint32_t *ipdom = malloc(nn * sizeof *ipdom);
-    uint32_t *stack = malloc(nn * sizeof *stack);
-    uint32_t *edge = malloc(nn * sizeof *edge);        /* DFS: next pred to visit  */
-    uint8_t *visited = calloc(nn, 1);
+    uint32_t *work = malloc((size_t)11 * nn * sizeof *work);
     int rc = -1;
-    if (!pred_start || !pred || !order || !po || !ipdom || !stack || !edge || !visited) {
+    if (!pred_start || !pred || !work) {
         fail_nomem(a);
         goto done;
     }
+    /* node arrays (CFG numbering) and DFS-number arrays */
+    uint32_t *dfn = work, *edge = work + nn, *stack = work + 2 * (size_t)nn;
+    uint32_t *vert = work + 3 * (size_t)nn, *parent = work + 4 * (size_t)nn, *semi = work + 5 * (size_t)nn;
+    uint32_t *idom = work + 6 * (size_t)nn, *ancestor = work + 7 * (size_t)nn, *label = work + 8 * (size_t)nn;
+    uint32_t *bhead = work + 9 * (size_t)nn, *bnext = work + 10 * (size_t)nn;
     /* Predecessor lists (CSR): the reversed graph's successors. */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s[2];
@@ -1933,76 +2001,78 @@ static int compute_reconv(asm_ctx_t *a)
         for (int j = 0; j < k; j++)
             pred[edge[s[j]]++] = i;
     }
-    /* Iterative DFS from the exit over predecessors, recording postorder. */
+    /* Iterative DFS from the exit over predecessors: preorder numbers. */
     for (uint32_t v = 0; v < nn; v++) {
-        po[v] = UNDEF;
-        ipdom[v] = UNDEF;
+        dfn[v] = UNDEF;
         edge[v] = pred_start[v];
+        ancestor[v] = UNDEF;
+        bhead[v] = UNDEF;
     }
-    uint32_t top = 0, npo = 0;
+    uint32_t top = 0, nd = 0;
     stack[top++] = n;
-    visited[n] = 1;
+    dfn[n] = nd;
+    vert[nd] = n;
+    parent[nd] = UNDEF;
+    nd++;
     while (top > 0) {
         uint32_t v = stack[top - 1];
         if (edge[v] < pred_start[v + 1]) {
             uint32_t u = pred[edge[v]++];
-            if (!visited[u]) {
-                visited[u] = 1;
+            if (dfn[u] == UNDEF) {
+                dfn[u] = nd;
+                vert[nd] = u;
+                parent[nd] = dfn[v];
+                nd++;
                 stack[top++] = u;
             }
         } else {
-            po[v] = npo;
-            order[npo++] = v;
             top--;
         }
     }
-    /* Iterate to a fixed point in reverse postorder. */
-    ipdom[n] = n;
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (uint32_t k = npo - 1; k-- > 0;) {   /* skips order[npo-1] == n */
-            uint32_t b = order[k], s[2], nd = UNDEF;
-            int cnt = successors(p, b, s);
-            for (int j = 0; j < cnt; j++) {
-                uint32_t x = s[j];
-                if (ipdom[x] == UNDEF)
-                    continue;
-                if (nd == UNDEF) {
-                    nd = x;
-                    continue;
-                }
-                uint32_t f1 = x, f2 = nd;
-                while (f1 != f2) {
-                    while (po[f1] < po[f2])
-                        f1 = ipdom[f1];
-                    while (po[f2] < po[f1])
-                        f2 = ipdom[f2];
-                }
-                nd = f1;
-            }
-            if (nd != UNDEF && ipdom[b] != nd) {
-                ipdom[b] = nd;
-                changed = 1;
-            }
-        }
+    for (uint32_t w = 0; w < nd; w++) {
+        semi[w] = w;
+        label[w] = w;
+        idom[w] = 0;
     }
+    /* semidominators in reverse preorder; the reversed graph's
+     * predecessors of a node are its CFG successors */
+    for (uint32_t w = nd; w-- > 1;) {
+        uint32_t s[2];
+        int cnt = successors(p, vert[w], s);
+        for (int j = 0; j < cnt; j++) {
+            uint32_t v = dfn[s[j]];
+            if (v == UNDEF)
+                continue;
+            uint32_t u = lt_eval(v, ancestor, label, semi, stack, UNDEF);
+            if (semi[u] < semi[w])
+                semi[w] = semi[u];
+        }
+        bnext[w] = bhead[semi[w]];
+        bhead[semi[w]] = w;
+        ancestor[w] = parent[w];   /* LINK(parent, w) */
+        for (uint32_t v = bhead[parent[w]]; v != UNDEF; v = bnext[v]) {
+            uint32_t u = lt_eval(v, ancestor, label, semi, stack, UNDEF);
+            idom[v] = semi[u] < semi[v] ? u : parent[w];
+        }
+        bhead[parent[w]] = UNDEF;
+    }
+    for (uint32_t w = 1; w < nd; w++)
+        if (idom[w] != semi[w])
+            idom[w] = idom[idom[w]];
     for (uint32_t i = 0; i < n; i++) {
         isa_instr_t *in = &p->code[i];
         in->reconv = ISA_NO_PC;
-        if (in->op == OP_BRA && ipdom[i] != UNDEF && ipdom[i] != n)
-            in->reconv = ipdom[i];
+        if (in->op == OP_BRA && dfn[i] != UNDEF) {
+            uint32_t d = vert[idom[dfn[i]]];
+            if (d != n)
+                in->reconv = d;
+        }
     }
     rc = 0;
 done:
     free(pred_start);
     free(pred);
-    free(order);
-    free(po);
-    free(ipdom);
-    free(stack);
-    free(edge);
-    free(visited);
+    free(work);
     return rc;
 }
 

@@ -56,7 +56,27 @@ struct check {
     uint32_t *bars;             /* storage for every block's bars           */
     check_cell_t *cells;        /* storage for every block's cells          */
     const mem_alloc_t *last;    /* allocation of the last global access     */
+    /* global write-write races: per allocation written in this launch, one
+     * word per 4 bytes saying who stored it (gwriter), made on its first
+     * store; at most budget bytes in all (0: no limit) */
+    struct gshadow *gs;
+    uint32_t ngs, capgs, gs_last;
+    uint64_t gs_bytes, budget;
 };
+
+typedef struct gshadow {
+    uint32_t addr, size;        /* the allocation (by address: stable)       */
+    uint32_t *who;              /* per 4-byte word: gwriter(), 0: not stored  */
+} gshadow_t;
+
+uint64_t check_host_bytes(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
+                          uint32_t warps_per_block)
+{
+    uint64_t nblocks = (uint64_t)nsm * block_slots;
+    return sizeof(check_t) + (nblocks ? nblocks : 1) * sizeof(check_block_t)
+           + (nblocks * warps_per_block + 1) * sizeof(uint32_t)
+           + (nblocks * p->shared_bytes + 1) * sizeof(check_cell_t);
+}
 
 check_t *check_create(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
                       uint32_t warps_per_block, simt_err_t *err)
@@ -87,10 +107,18 @@ nomem:
     return NULL;
 }
 
+void check_set_budget(check_t *c, uint64_t bytes)
+{
+    c->budget = bytes;
+}
+
 void check_free(check_t *c)
 {
     if (!c)
         return;
+    for (uint32_t i = 0; i < c->ngs; i++)
+        free(c->gs[i].who);
+    free(c->gs);
     free(c->blocks);
     free(c->bars);
     free(c->cells);
@@ -161,7 +189,93 @@ static void describe_shared(const isa_program_t *p, uint32_t addr, char *buf, si
     snprintf(buf, n, "byte %" PRIu32 " of the block's shared memory", addr);
 }
 
-/* ---- global memory: initialisation only -------------------------------------- */
+/* ---- global memory: initialisation and write-write races ------------------------ */
+
+/* Who stores: thread in the block + 1 (11 bits), the block's linear index
+ * (low 14 bits) and the warp's barrier count (low 7 bits). Two stores race
+ * when different threads made them and either different blocks (nothing
+ * orders blocks but atomics) or the same block with no bar.sync between.
+ * (Aliases of the cut bits can only hide a race, except for counts 128
+ * barriers apart in one block.) */
+static uint32_t gwriter(check_t *c, const exec_ctx_t *x, const warp_t *w, uint32_t lane)
+{
+    uint64_t blk = x->ctaid[0] + (uint64_t)x->nctaid[0] * (x->ctaid[1] + (uint64_t)x->nctaid[1] * x->ctaid[2]);
+    uint32_t tid = w->warp_in_block * WARP_SIZE + lane;
+    uint32_t bar = block_of(c, x, w)->bars[w->warp_in_block];
+    return ((tid & 0x3ffu) + 1) << 21 | (uint32_t)(blk & 0x3fffu) << 7 | (bar & 0x7fu);
+}
+
+/* The shadow of allocation a, made on its first store in this launch;
+ * NULL + err when it does not fit in the budget or the host. */
+static uint32_t *gshadow_of(check_t *c, const mem_alloc_t *a, simt_err_t *err)
+{
+    if (c->gs_last < c->ngs && c->gs[c->gs_last].addr == a->addr)
+        return c->gs[c->gs_last].who;
+    for (uint32_t i = 0; i < c->ngs; i++)
+        if (c->gs[i].addr == a->addr) {
+            c->gs_last = i;
+            return c->gs[i].who;
+        }
+    uint64_t bytes = ((uint64_t)a->size + 3) / 4 * sizeof(uint32_t);
+    if (c->budget && c->gs_bytes + bytes > c->budget) {
+        simt_errf(err, SIMT_E_NOMEM, "the kernel checker's record of stores to '%s' (%" PRIu64 " MB) does not "
+                  "fit in the memory left (launch with check = false, or raise --max-memory)",
+                  a->label, (bytes + (1u << 20) - 1) >> 20);
+        return NULL;
+    }
+    if (c->ngs == c->capgs) {
+        uint32_t cap = c->capgs ? 2 * c->capgs : 8;
+        gshadow_t *g = realloc(c->gs, cap * sizeof *g);
+        if (!g)
+            goto nomem;
+        c->gs = g;
+        c->capgs = cap;
+    }
+    uint32_t *who = calloc(bytes ? bytes / sizeof *who : 1, sizeof *who);
+    if (!who)
+        goto nomem;
+    c->gs[c->ngs] = (gshadow_t){ a->addr, a->size, who };
+    c->gs_last = c->ngs++;
+    c->gs_bytes += bytes;
+    return who;
+nomem:
+    simt_errf(err, SIMT_E_NOMEM, "host out of memory for the kernel checker (launch with check = false)");
+    return NULL;
+}
+
+static void thread_name(const exec_ctx_t *x, uint32_t tid, char *buf, size_t n);
+static int report(const check_t *c, const exec_ctx_t *x, const warp_t *w, uint32_t lane,
+                  simt_err_t *err, const char *what, const char *detail);
+
+/* A store of n bytes (a multiple of 4, word-aligned) at offset off of
+ * allocation a: a global write-write race if another thread stored any of
+ * its words in this launch with nothing ordering the two (check.h). */
+static int check_global_store(check_t *c, const exec_ctx_t *x, const warp_t *w, const mem_alloc_t *a,
+                              uint32_t lane, uint32_t off, uint32_t n, simt_err_t *err)
+{
+    uint32_t *who = gshadow_of(c, a, err);
+    if (!who)
+        return -1;
+    uint32_t me = gwriter(c, x, w, lane);
+    for (uint32_t k = 0; k < n / 4; k++) {
+        uint32_t *cell = &who[off / 4 + k], old = *cell;
+        if (old != 0 && (old >> 7) != (me >> 7)                  /* another thread          */
+            && ((old >> 7 & 0x3fffu) != (me >> 7 & 0x3fffu)   /* of another block, or    */
+                || (old & 0x7fu) == (me & 0x7fu))) {          /* no bar.sync between      */
+            char where[200], detail[600];
+            uint32_t addr = a->addr + off + 4 * k;
+            mem_describe(x->mem, addr, where, sizeof where);
+            int same = (old >> 7 & 0x3fffu) == (me >> 7 & 0x3fffu);
+            snprintf(detail, sizeof detail, "address 0x%08" PRIx32 ": %s, which thread %" PRIu32 " of %s "
+                     "already stored in this launch%s: each element must be written by one thread (or "
+                     "with atomics)", addr, where, (old >> 21) - 1, same ? "this block" : "another block",
+                     same ? " with no bar.sync between" : "");
+            return report(c, x, w, lane, err, "global-memory data race (write after write)", detail);
+        }
+        *cell = me;
+    }
+    return 0;
+}
 
 static int check_global(check_t *c, const exec_ctx_t *x, const warp_t *w, const exec_info_t *info,
                         uint32_t lane, simt_err_t *err)
@@ -189,6 +303,8 @@ static int check_global(check_t *c, const exec_ctx_t *x, const warp_t *w, const 
             }
         }
     }
+    if (info->op == OP_ST && n >= 4 && off % 4 == 0 && check_global_store(c, x, w, a, lane, off, n, err) != 0)
+        return -1;
     if (info->op != OP_LD)
         mem_set_written(a, off, n);
     return 0;

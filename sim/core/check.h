@@ -46,6 +46,15 @@ typedef struct check check_t;
  * (SIMT_E_NOMEM) if the host is out of memory. */
 check_t *check_create(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
                       uint32_t warps_per_block, simt_err_t *err);
+
+/* Limit the checker's global-store records (made while the kernel runs,
+ * one word per 4 bytes of each allocation the launch stores to) to bytes
+ * in all; past it the store is reported as SIMT_E_NOMEM. 0: no limit. */
+void check_set_budget(check_t *c, uint64_t bytes);
+
+/* The host bytes check_create allocates for the same arguments. */
+uint64_t check_host_bytes(const isa_program_t *p, uint32_t nsm, uint32_t block_slots,
+                          uint32_t warps_per_block);
 void check_free(check_t *c);
 
 /* Check one lane's access of the instruction described by info (its

@@ -72,11 +72,13 @@ struct gpu_run {
     meter_t meter[GPU_LEVEL_COUNT]; /* bytes moved by cycle (if metered) */
     int metered;
     int started;          /* the first wave has been placed             */
+    uint64_t host_bytes;  /* the state below, as gpu_run_begin counted it */
     int state;            /* GPU_RUN_MORE, GPU_RUN_DONE, GPU_RUN_FAILED */
     simt_err_t err;       /* why it failed                              */
 };
 
 uint64_t gpu_run_cycle(const gpu_run_t *r) { return r->now; }
+uint64_t gpu_run_host_bytes(const gpu_run_t *r) { return r->host_bytes; }
 const gpu_stats_t *gpu_run_stats(const gpu_run_t *r) { return &r->st; }
 const gpu_desc_t *gpu_run_desc(const gpu_run_t *r) { return &r->g->desc; }
 const isa_program_t *gpu_run_program(const gpu_run_t *r) { return r->l.prog; }
@@ -751,6 +753,28 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
     uint32_t nsm = r->nblocks < d->sms ? (uint32_t)r->nblocks : d->sms;
     uint32_t slots = r->occ < ceil_div(r->nblocks, nsm) ? r->occ : ceil_div(r->nblocks, nsm);
 
+    {
+        /* what the state below takes, counted before any of it is made */
+        size_t sm_bytes = sm_host_bytes(l, slots);
+        uint64_t deps = (uint64_t)p->ncode * sizeof *r->deps + (uint64_t)nsm * sizeof *r->sms
+                        + (l->cluster_size > 1 ? (uint64_t)nsm * slots * sizeof *r->table : 0);
+        uint64_t state = (uint64_t)sm_bytes * nsm;
+        uint64_t checker = in->check ? check_host_bytes(p, nsm, slots, l->warps_per_block) : 0;
+        r->host_bytes = sizeof *r + deps + state + checker;
+        if (in->max_host_bytes && r->host_bytes > in->max_host_bytes) {
+            char chk[96] = "";
+            if (in->check)
+                snprintf(chk, sizeof chk, ", and %" PRIu64 " MB for the kernel checker's shadow state",
+                         (checker + (1u << 20) - 1) >> 20);
+            simt_errf(err, SIMT_E_NOMEM, "the launch's state does not fit in the memory left (%" PRIu64 " MB): "
+                      "%" PRIu32 " SMs x %" PRIu32 " resident blocks of %" PRIu32 " threads need %" PRIu64 " MB for "
+                      "registers, scoreboards and shared memory%s (use fewer SMs, smaller blocks or check = false, "
+                      "or raise --max-memory)",
+                      in->max_host_bytes >> 20, nsm, slots, l->threads_per_block,
+                      (state + deps + (1u << 20) - 1) >> 20, chk);
+            goto fail;
+        }
+    }
     r->deps = calloc(p->ncode, sizeof *r->deps);
     r->sms = calloc(nsm, sizeof *r->sms);
     /* clusters in flight: at most one per block slot (a cluster of one
@@ -768,6 +792,8 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
     l->sms = r->sms;
     if (in->check && !(l->check = check_create(p, nsm, slots, l->warps_per_block, err)))
         goto fail;
+    if (l->check && in->max_host_bytes)   /* what is left for its records of global stores */
+        check_set_budget(l->check, in->max_host_bytes - r->host_bytes + 1);
     for (uint32_t i = 0; i < nsm; i++)
         sm_init(&r->sms[i], i, l, slots, r->sm_state + sm_bytes * i);
     r->g = g;

@@ -340,6 +340,12 @@ typedef struct gpu_launch {
                                       uninitialised reads, shared-memory
                                       races, mismatched barriers reported
                                       as faults; slower. 0 (default): off */
+    uint64_t max_host_bytes;       /* refuse (SIMT_E_NOMEM, naming each part)
+                                      a launch whose host state (registers,
+                                      scoreboards, shared memory, checker)
+                                      is larger, before allocating it; 0: no
+                                      limit. gpu_run_host_bytes says what a
+                                      run holds */
 } gpu_launch_t;
 
 typedef struct gpu gpu_t;
@@ -359,6 +365,9 @@ enum { GPU_RUN_FAILED = -1, GPU_RUN_MORE = 0, GPU_RUN_DONE = 1 };
  * l->observe, if set, becomes the first observer. NULL + err on failure. */
 gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *l,
                          const uint32_t *args, uint32_t nargs, simt_err_t *err);
+
+/* The host bytes a run holds for its state (what max_host_bytes limits). */
+uint64_t gpu_run_host_bytes(const gpu_run_t *r);
 /* Add an observer with its own sample period (0: events only), before the
  * first gpu_run_advance. At most GPU_MAX_OBSERVERS. */
 int gpu_run_add_observer(gpu_run_t *r, gpu_observer_fn fn, void *user, uint64_t sample_every,

@@ -357,6 +357,8 @@ static uint64_t mem_part(sm_t *sm, sm_launch_t *l, uint64_t now, const exec_info
         st->gst_sectors += res.sectors;
     else
         st->gld_sectors += res.sectors;
+    if (info->space != SPACE_SHARED && info->op == OP_ATOM)
+        st->gld_sectors += res.sectors;   /* an atomic reads what it writes: counted both ways */
     st->l1_hits += res.l1_hits;
     st->l1_misses += res.l1_misses;
     st->l2_hits += res.l2_hits;
@@ -796,6 +798,7 @@ static int issue(sm_t *sm, sm_launch_t *l, uint32_t sched, warp_t *w, uint64_t n
         } else {
             if (info.is_store) { st->gst_bytes += bytes; st->gst_requests++; }
             else { st->gld_bytes += bytes; st->gld_requests++; }
+            if (info.op == OP_ATOM) { st->gld_bytes += bytes; st->gld_requests++; }   /* reads too */
         }
         if (ready > l->last_activity)
             l->last_activity = ready;

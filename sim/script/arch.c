@@ -332,13 +332,21 @@ static int readable(const char *path)
  * installed data folder (cmake --install: PREFIX/share/simtlab), and the
  * source tree simtlab was built from (not when SIMTLAB_INSTALLED_ONLY is
  * set: the test that an installed copy works on its own sets it). */
+static int search_cwd = 1;   /* arch_installed_only() clears it */
+
+void arch_installed_only(void)
+{
+    search_cwd = 0;
+}
+
 static int search_dirs(const char *dirs[4])
 {
     int n = 0;
     const char *home = getenv("SIMTLAB_HOME");
     if (home && home[0])
         dirs[n++] = home;
-    dirs[n++] = ".";
+    if (search_cwd)
+        dirs[n++] = ".";
 #ifdef SIMT_DATA_DIR
     dirs[n++] = SIMT_DATA_DIR;
 #endif

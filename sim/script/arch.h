@@ -57,6 +57,12 @@ void arch_push_desc(lua_State *L, const gpu_desc_t *d);
  * readable candidate to out and returns 0, or returns -1 if none exists. */
 int arch_find_file(const char *rel, char *out, size_t n);
 
+/* From now on leave the current folder out of the search path: only
+ * $SIMTLAB_HOME and simtlab's installed or source folders are searched
+ * (`simtlab check`: the course, grader and presets never come from the
+ * student's folder). */
+void arch_installed_only(void);
+
 /* Push a sorted table (1..n) of preset names found in arch/ on every
  * search-path directory, without duplicates. */
 void arch_push_presets(lua_State *L);

@@ -497,7 +497,7 @@ static int l_save_csv(lua_State *L)
     int nfirst = 0;
     simt_err_t err;
     luaL_checktype(L, 2, LUA_TTABLE);
-    lua_settop(L, 3);   /* the columns table lands at 4 */
+    lua_settop(L, 3);   /* the columns table lands at 4, their copy at 5 */
     if (!lua_isnoneornil(L, 3)) {
         lua_Integer i, n;
         luaL_checktype(L, 3, LUA_TTABLE);
@@ -508,12 +508,15 @@ static int l_save_csv(lua_State *L)
             n = (lua_Integer)lua_rawlen(L, -1);
             if (n > 64)
                 return lutil_argerror(L, 3, "at most 64 'columns', got %lld", (long long)n);
+            /* the names are kept by a table of our own: the script's table
+             * could lose them while the rows are read */
+            lua_createtable(L, (int)n, 0);
             for (i = 1; i <= n; i++) {
                 if (lua_rawgeti(L, 4, i) != LUA_TSTRING)
                     return lutil_argerror(L, 3, "columns[%lld] must be a string, got %s",
                                           (long long)i, luaL_typename(L, -1));
-                first[nfirst++] = lua_tostring(L, -1); /* kept alive by the table */
-                lua_pop(L, 1);
+                first[nfirst++] = lua_tostring(L, -1);
+                lua_rawseti(L, 5, i);
             }
         }
     }

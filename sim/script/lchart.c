@@ -15,14 +15,10 @@
 
 #define ANCHOR 2   /* stack index of the table that keeps strings alive */
 
-/* Keep the string on top of the stack alive in the anchor table (an
- * __index function may return a string nothing else holds) and pop it;
- * returns its text, valid until l_chart returns. */
+/* Anchor the string on top of the stack (lutil_anchor_text) and pop it. */
 static const char *anchor_string(lua_State *L)
 {
-    const char *s = lua_tostring(L, -1);
-    lua_rawseti(L, ANCHOR, (lua_Integer)lua_rawlen(L, ANCHOR) + 1);
-    return s;
+    return lutil_anchor_text(L, ANCHOR);
 }
 
 /* Optional string field k of the table at 1 (NULL if absent). */
@@ -43,8 +39,8 @@ static int opt_int(lua_State *L, const char *k, int dflt)
     int v = dflt;
     int t = lua_getfield(L, 1, k);
     if (t != LUA_TNIL) {
-        if (!lua_isinteger(L, -1))
-            lutil_argerror(L, 1, "'%s' must be an integer, got %s", k, luaL_typename(L, -1));
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > 1000000)
+            lutil_argerror(L, 1, "'%s' must be an integer from 0 to 1000000, got %s", k, luaL_typename(L, -1));
         v = (int)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);

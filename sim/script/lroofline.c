@@ -12,6 +12,14 @@
 #ifdef SIMT_HAVE_VIEW
 #include "roofline.h"
 
+#define ANCHOR 2   /* stack index of the table that keeps strings alive */
+
+/* Anchor the string on top of the stack (lutil_anchor_text) and pop it. */
+static const char *anchor_string(lua_State *L)
+{
+    return lutil_anchor_text(L, ANCHOR);
+}
+
 /* Optional string field k of the table at index t (NULL if absent);
  * what names the table in the message. */
 static const char *opt_string(lua_State *L, int t, const char *what, const char *k)
@@ -19,7 +27,7 @@ static const char *opt_string(lua_State *L, int t, const char *what, const char 
     const char *s = NULL;
     int ty = lua_getfield(L, t, k);
     if (ty == LUA_TSTRING)
-        s = lua_tostring(L, -1); /* kept alive by the argument table */
+        return anchor_string(L);
     else if (ty != LUA_TNIL)
         lutil_argerror(L, 1, "'%s%s' must be a string, got %s", what, k, luaL_typename(L, -1));
     lua_pop(L, 1);
@@ -30,8 +38,8 @@ static int opt_int(lua_State *L, const char *k, int dflt)
 {
     int v = dflt;
     if (lua_getfield(L, 1, k) != LUA_TNIL) {
-        if (!lua_isinteger(L, -1))
-            lutil_argerror(L, 1, "'%s' must be an integer, got %s", k, luaL_typename(L, -1));
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > 1000000)
+            lutil_argerror(L, 1, "'%s' must be an integer from 0 to 1000000, got %s", k, luaL_typename(L, -1));
         v = (int)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
@@ -57,8 +65,7 @@ static const char *need_name(lua_State *L, const char *list, size_t i)
     if (lua_getfield(L, -1, "name") != LUA_TSTRING)
         lutil_argerror(L, 1, "'%s[%zu].name' must be a string, got %s", list, i + 1,
                        luaL_typename(L, -1));
-    s = lua_tostring(L, -1); /* kept alive by the entry table */
-    lua_pop(L, 1);
+    s = anchor_string(L);
     return s;
 }
 
@@ -103,6 +110,7 @@ static int l_roofline(lua_State *L)
     simt_err_t err;
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
+    lua_newtable(L);   /* ANCHOR */
     memset(&rf, 0, sizeof rf);
     path = opt_string(L, 1, "", "path");
     const lstage_ops_t *stage = lstage_get(L);

@@ -504,6 +504,9 @@ static int gpu_finish(lua_State *L, lstage_lane_t *lane)
     simt_err_clear(&err);
     int rc = gpu_run_end(lane->gpu, &st, &err);
     lane->gpu = NULL;
+    if (lane->charged)
+        sandbox_charge_bytes(L, -(int64_t)lane->charged);
+    lane->charged = 0;
     /* the simulated work counts against the watchdog even when the launch
      * fails (a stopped endless kernel ran to its limit) */
     sandbox_charge_work(L, rc != 0 && err.code == SIMT_E_TIMEOUT
@@ -526,7 +529,10 @@ void lsimt_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_l
         if (!t || !t->gpu || t->dt->bytes != 4 || !t->dt->is_float)
             lutil_error(L, "launch: show must be a device tensor of f32 values (the output to paint)");
     }
-    lua_pop(L, 1);
+    /* the shown tensor stays on the launch's stack (an __index may have
+     * made it: nothing else holds it); a race anchors it with the rest */
+    if (!t)
+        lua_pop(L, 1);
     for (int i = nargs - 1; !t && i >= 0; i--) {   /* else: the last f32 device tensor argument */
         tensor_t *a = tensor_test(L, first_arg + i);
         if (a && a->gpu && a->dt->bytes == 4 && a->dt->is_float)
@@ -677,9 +683,25 @@ static int gpu_launch_l(lua_State *L)
     memset(&lane, 0, sizeof lane);
     lsimt_lane_output(L, 3, 4, nargs, &lane);
     simt_err_clear(&err);
+    /* the run's state (registers, scoreboards, shared memory, checker)
+     * counts against the memory cap: refused before it is made if it does
+     * not fit, after collecting garbage once */
+    cfg.max_host_bytes = sandbox_bytes_left(L);
     lane.gpu = gpu_run_begin(G->g, p, &cfg, args, (uint32_t)nargs, &err);
+    if (!lane.gpu && err.code == SIMT_E_NOMEM && cfg.max_host_bytes) {
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        cfg.max_host_bytes = sandbox_bytes_left(L);
+        simt_err_clear(&err);
+        lane.gpu = gpu_run_begin(G->g, p, &cfg, args, (uint32_t)nargs, &err);
+    }
     if (!lane.gpu)
         return lutil_error(L, "%s", err.msg);
+    if (cfg.max_host_bytes && sandbox_charge_bytes(L, (int64_t)gpu_run_host_bytes(lane.gpu)) == 0) {
+        lane.charged = gpu_run_host_bytes(lane.gpu);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);   /* outlives any coroutine */
+        lane.owner = lua_tothread(L, -1);
+        lua_pop(L, 1);
+    }
     snprintf(lane.device, sizeof lane.device, "%s", gpu_desc(G->g)->name);
     snprintf(lane.kernel, sizeof lane.kernel, "%s", p->name);
     lane.finish = gpu_finish;

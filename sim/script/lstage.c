@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 
 #include "lutil.h"
+#include "sandbox.h"
 #ifdef SIMT_HAVE_VIEW
 #include "stage_view.h"
 #endif
@@ -17,6 +18,8 @@
 #define STAGE_KEY "simt.stage"      /* registry: lstage_ops_t * (light)   */
 #define LANG_KEY "simt.lang"        /* registry: "en" / "zh" (no stage)    */
 #define RACE_KEY "simt.race"        /* registry: race_t * while collecting */
+#define RACE_ANCHOR_KEY "simt.race_anchor" /* registry: its anchor table then */
+#define RACE_MAX_ARGS 256           /* values in one race entry            */
 #define RACE_MT "simt.race_lanes"
 
 void lstage_attach(lua_State *L, const lstage_ops_t *ops)
@@ -73,6 +76,9 @@ typedef struct race {
 static void end_lane(lstage_lane_t *ln)
 {
     simt_err_t e;
+    if (ln->charged && ln->owner)
+        sandbox_charge_bytes(ln->owner, -(int64_t)ln->charged);
+    ln->charged = 0;
     if (ln->gpu)
         gpu_run_end(ln->gpu, NULL, &e);
     if (ln->cpu)
@@ -84,10 +90,14 @@ static void end_lane(lstage_lane_t *ln)
 /* simt.race collects launches while RACE_KEY holds its race_t. */
 static void race_collect(lua_State *L, race_t *r)
 {
-    if (r)
+    if (r) {
         lua_pushlightuserdata(L, r);
-    else
+        lua_getiuservalue(L, 2, 1);   /* l_race keeps the race_t at 2 */
+    } else {
         lua_pushnil(L);
+        lua_pushnil(L);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, RACE_ANCHOR_KEY);
     lua_setfield(L, LUA_REGISTRYINDEX, RACE_KEY);
 }
 
@@ -131,6 +141,18 @@ int lstage_launch(lua_State *L, lstage_lane_t *lane)
             return lutil_error(L, "race: at most %d launches race together", LSTAGE_MAX_LANES);
         }
         race->lane[race->n++] = *lane;
+        /* every value of the launch call (device, kernel, tensors, the
+         * shown tensor) is referenced by the race until the race ends:
+         * the entry's launch function may drop them and collect garbage */
+        int top = lua_gettop(L);
+        if (lua_getfield(L, LUA_REGISTRYINDEX, RACE_ANCHOR_KEY) == LUA_TTABLE) {
+            lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+            for (int i = 1; i <= top; i++) {
+                lua_pushvalue(L, i);
+                lua_rawseti(L, -2, ++n);
+            }
+        }
+        lua_pop(L, 1);
         return 0;
     }
     const lstage_ops_t *ops = lstage_get(L);
@@ -150,6 +172,7 @@ int lstage_launch(lua_State *L, lstage_lane_t *lane)
 static int l_race(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
     lua_Integer n = luaL_len(L, 1);
     if (n < 1 || n > LSTAGE_MAX_LANES)
         return lutil_argerror(L, 1, "a list of 1 to %d launches {device, kernel, config, args...}",
@@ -158,9 +181,11 @@ static int l_race(lua_State *L)
     if (lua_getfield(L, 1, "interruptible") != LUA_TNIL)
         interruptible = lua_toboolean(L, -1);
     lua_pop(L, 1);
-    race_t *race = lua_newuserdatauv(L, sizeof *race, 0);   /* index 2 */
+    race_t *race = lua_newuserdatauv(L, sizeof *race, 1);   /* index 2 */
     memset(race, 0, sizeof *race);
     luaL_setmetatable(L, RACE_MT);
+    lua_newtable(L);                 /* what the lanes use (lstage_launch) */
+    lua_setiuservalue(L, 2, 1);
     race_collect(L, race);
     for (lua_Integer i = 1; i <= n; i++) {
         int top = lua_gettop(L);
@@ -169,7 +194,12 @@ static int l_race(lua_State *L)
             return lutil_argerror(L, 1, "entry %d must be a table {device, kernel, config, args...}", (int)i);
         }
         int e = lua_gettop(L);
-        lua_Integer m = luaL_len(L, e);
+        lua_Integer m = luaL_len(L, e);   /* may run __len: a number, checked */
+        if (m < 1 || m > RACE_MAX_ARGS) {
+            race_collect(L, NULL);
+            return lutil_argerror(L, 1, "entry %d must hold 1 to %d values {device, kernel, config, args...}, "
+                                        "its length is %lld", (int)i, RACE_MAX_ARGS, (long long)m);
+        }
         luaL_checkstack(L, (int)m + 4, "too many launch arguments");
         lua_rawgeti(L, e, 1);                      /* the device */
         if (lua_getfield(L, -1, "launch") != LUA_TFUNCTION) {
@@ -182,6 +212,15 @@ static int l_race(lua_State *L)
         int before = race->n;
         if (lua_pcall(L, (int)m, 0, 0) != LUA_OK) {
             race_collect(L, NULL);
+            if (lua_type(L, -1) == LUA_TSTRING) {   /* say where the race is */
+                luaL_where(L, 1);
+                const char *at = lua_tostring(L, -1);
+                if (at[0] && strncmp(lua_tostring(L, -2), at, strlen(at)) != 0) {
+                    lua_pushfstring(L, "%sentry %d: %s", at, (int)i, lua_tostring(L, -2));
+                    lua_replace(L, -3);
+                }
+                lua_pop(L, 1);
+            }
             return lua_error(L);                   /* the lanes so far end in race_gc */
         }
         if (race->n != before + 1) {
@@ -224,21 +263,39 @@ static int l_race(lua_State *L)
     return 1;
 }
 
-/* Text argument: a string, or a table {en = ..., zh = ...}. */
+#define STAGE_TEXT_MAX 65536   /* bytes of one text a stage draws */
+
+/* On a stage: count drawing n bytes of text as work, and refuse more
+ * than a screen could show (its surfaces would not be charged). */
+static void stage_text(lua_State *L, int arg, size_t n)
+{
+    if (!lstage_get(L))
+        return;
+    if (n > STAGE_TEXT_MAX)
+        lutil_argerror(L, arg, "text of %zu bytes is too long to show (at most %d)", n, STAGE_TEXT_MAX);
+    sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * n);
+}
+
+/* Text argument: a string, or a table {en = ..., zh = ...}. The two
+ * fields stay on the stack (pushed) until the caller returns: the table
+ * could lose them (an __index of a later read) and a string an __index
+ * made is held by nothing else. */
 static void text_arg(lua_State *L, int arg, const char **en, const char **zh)
 {
     *en = *zh = NULL;
     if (lua_type(L, arg) == LUA_TSTRING) {
         *en = lua_tostring(L, arg);
+        stage_text(L, arg, lua_rawlen(L, arg));
         return;
     }
     if (!lua_istable(L, arg))
         lutil_argerror(L, arg, "text must be a string or {en = \"...\", zh = \"...\"}");
     if (lua_getfield(L, arg, "en") == LUA_TSTRING)
-        *en = lua_tostring(L, -1);   /* kept alive by the argument table */
+        *en = lua_tostring(L, -1);   /* kept alive by this stack slot */
     if (lua_getfield(L, arg, "zh") == LUA_TSTRING)
         *zh = lua_tostring(L, -1);
-    lua_pop(L, 2);
+    stage_text(L, arg, *en ? strlen(*en) : 0);   /* a stage draws the text: about 0.4 s per MB */
+    stage_text(L, arg, *zh ? strlen(*zh) : 0);
     if (!*en && !*zh)
         lutil_argerror(L, arg, "text needs en = \"...\" (and zh = \"...\")");
     if (!*en)

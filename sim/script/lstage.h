@@ -52,6 +52,9 @@ struct lstage_lane {
     gpu_launch_t gcfg;           /* GPU lanes: for the --stats log          */
     const cpu_desc_t *cdesc;     /* CPU lanes                               */
     uint64_t max_instrs;         /* CPU lanes: the launch's watchdog (0: default) */
+    uint64_t charged;            /* host bytes of the run's state counted against
+                                    owner's memory cap, given back when it ends */
+    lua_State *owner;
 };
 
 /* What play returns. */

@@ -6,6 +6,8 @@
 
 #include <lauxlib.h>
 
+#include "sandbox.h"
+
 int lutil_error(lua_State *L, const char *fmt, ...)
 {
     char buf[1024];
@@ -24,6 +26,14 @@ int lutil_argerror(lua_State *L, int arg, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     return luaL_argerror(L, arg, lua_pushstring(L, buf));
+}
+
+const char *lutil_anchor_text(lua_State *L, int anchor)
+{
+    const char *s = lua_tostring(L, -1);
+    sandbox_charge_work(L, (uint64_t)SANDBOX_TEXT_WORK * lua_rawlen(L, -1));   /* text drawn */
+    lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+    return s;
 }
 
 void lutil_set_int(lua_State *L, const char *k, uint64_t v)

@@ -45,6 +45,13 @@ void lutil_new_class(lua_State *L, const char *name, lua_CFunction gc, lua_CFunc
  * then looks up its fields). */
 int lutil_index_method(lua_State *L, const char **key);
 
+/* Pop the string on top of the stack into the table at index anchor
+ * (a table of the C function's own, so that the text stays alive until
+ * it returns: the script's tables could lose it while later fields are
+ * read) and return its text; the bytes count as text drawn against the
+ * watchdog (SANDBOX_TEXT_WORK each). */
+const char *lutil_anchor_text(lua_State *L, int anchor);
+
 /* t[k] = v for the table on top of the stack. */
 void lutil_set_int(lua_State *L, const char *k, uint64_t v);
 void lutil_set_num(lua_State *L, const char *k, double v);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,10 @@
 #define NAME_MAX_LEN 255      /* longest name a script may write         */
 #define MODULE_MAX_BYTES (1u << 20) /* largest module require reads      */
 #define HARD_STOP_GRACE 2     /* seconds C code may run past the limit   */
+#define ALLOC_BYTES_PER_UNIT 32 /* bytes allocated per watchdog instruction */
+#define TABLE_ELEMENT_WORK 4    /* instructions per element table.move/insert/remove
+                                   move (each a lua_geti + lua_seti: measured about
+                                   4 VM instructions' time)                   */
 
 enum { STOP_NONE, STOP_INSTRUCTIONS, STOP_TIME };
 
@@ -61,6 +66,8 @@ typedef struct sandbox {
     pathlist_t write_files;    /* exact writable paths                    */
 } sandbox_t;
 
+static void sb_hook(lua_State *L, lua_Debug *ar);
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     sandbox_t *s = (sandbox_t *)ud;
@@ -75,8 +82,20 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         return NULL;                 /* Lua raises "not enough memory" */
     }
     void *p = s->prev(s->prev_ud, ptr, osize, nsize);
-    if (p)
+    if (p) {
         s->used = s->used - old + nsize;
+        /* a new block is filled by whoever asked for it (a string built
+         * by '..' or string.rep, a table grown, a tensor cleared): count
+         * its bytes as work, so that C work the hook cannot see ends too.
+         * The stop is raised by the hook at the next instruction. */
+        if (nsize > old) {
+            s->instructions += (nsize - old) / ALLOC_BYTES_PER_UNIT;
+            if (!s->stop && s->instructions > s->max_instructions) {
+                s->stop = STOP_INSTRUCTIONS;
+                lua_sethook(s->L, sb_hook, LUA_MASKCOUNT, 1);
+            }
+        }
+    }
     return p;
 }
 
@@ -173,6 +192,15 @@ int sandbox_charge_bytes(lua_State *L, int64_t delta)
         return -1;
     s->ext += (uint64_t)delta;
     return 0;
+}
+
+uint64_t sandbox_bytes_left(lua_State *L)
+{
+    sandbox_t *s = get_sandbox(L);
+    if (!s)
+        return 0;
+    uint64_t held = s->used + s->ext;
+    return held < s->max_bytes ? s->max_bytes - held : 1;
 }
 
 int sandbox_memory_error(lua_State *L, const char *what, uint64_t bytes)
@@ -321,25 +349,155 @@ static int sb_xpcall(lua_State *L)
 }
 
 /* How a wrapped library function's C work is counted (sb_counted). */
-enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT };
+enum { COUNT_SUBJECT, COUNT_REP, COUNT_RESULT, COUNT_MOVE, COUNT_INSERT, COUNT_REMOVE, COUNT_SORT,
+       COUNT_PATTERN };
+
+/* ---- string patterns: a CPU-time guard ------------------------------------
+ * Backtracking inside a pattern (s:find(".-.-.-b") on a long text) runs in
+ * C, where no hook sees it, and can take hours. While a pattern function
+ * runs (not the Lua callbacks gsub makes), a CPU-time timer is armed:
+ * past PATTERN_CPU_SECONDS the process ends with a message (exit 1). */
+#define PATTERN_CPU_SECONDS 20   /* SIMTLAB_PATTERN_SECONDS may lower it (tests) */
+static int pattern_depth;
+static char pattern_msg[200];
+static size_t pattern_msg_len;
+
+static void on_pattern_timeout(int sig)
+{
+    (void)sig;
+    if (write(2, pattern_msg, pattern_msg_len) < 0) {
+        /* nothing more to do */
+    }
+    _exit(1);
+}
+
+static void pattern_timer(const struct itimerval *it)
+{
+    setitimer(ITIMER_PROF, it, NULL);
+}
+
+static void pattern_enter(void)
+{
+    if (pattern_depth++ == 0) {
+        struct sigaction sa;
+        struct itimerval it;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_pattern_timeout;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGPROF, &sa, NULL);
+        const char *env = getenv("SIMTLAB_PATTERN_SECONDS");
+        long secs = env ? strtol(env, NULL, 10) : PATTERN_CPU_SECONDS;
+        if (secs < 1 || secs > PATTERN_CPU_SECONDS)
+            secs = PATTERN_CPU_SECONDS;
+        int len = snprintf(pattern_msg, sizeof pattern_msg, "simtlab: a string pattern ran for more than %ld s of "
+                           "CPU time (backtracking, as s:find('.-.-.-b') on a long text does); stopped\n", secs);
+        pattern_msg_len = len > 0 && (size_t)len < sizeof pattern_msg ? (size_t)len : 0;
+        memset(&it, 0, sizeof it);
+        it.it_value.tv_sec = secs;
+        pattern_timer(&it);
+    }
+}
+
+static void pattern_leave(void)
+{
+    if (pattern_depth > 0 && --pattern_depth == 0) {
+        struct itimerval it;
+        memset(&it, 0, sizeof it);
+        pattern_timer(&it);
+    }
+}
+
+/* Call the function below the n arguments on the stack with the pattern
+ * guard on; errors pass through (after the guard is off). */
+static int pattern_call(lua_State *L, int n)
+{
+    pattern_enter();
+    int rc = lua_pcall(L, n, LUA_MULTRET, 0);
+    pattern_leave();
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* gsub's replacement function (upvalue 1), run with the guard paused:
+ * Lua code is the watchdog's. */
+static int sb_pattern_callback(lua_State *L)
+{
+    struct itimerval left, off;
+    int depth = pattern_depth, rc;
+    memset(&off, 0, sizeof off);
+    getitimer(ITIMER_PROF, &left);
+    pattern_timer(&off);
+    pattern_depth = 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    rc = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    pattern_depth = depth;
+    if (depth > 0 && (left.it_value.tv_sec || left.it_value.tv_usec))
+        pattern_timer(&left);
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* The iterator string.gmatch returns (upvalue 1), guarded. */
+static int sb_pattern_iter(lua_State *L)
+{
+    lua_settop(L, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return pattern_call(L, 0);
+}
 
 /* A string or table function whose work happens in C, where the hook does
  * not see it: count it against the watchdog (one instruction per byte of
  * a pattern's subject or of the string built) and call the original
  * (upvalue 1; upvalue 2 says how to count). Backtracking inside a pattern
- * is not counted: --time-limit bounds that. */
+ * is not counted: the pattern guard above bounds it. */
 static int sb_counted(lua_State *L)
 {
     int how = (int)lua_tointeger(L, lua_upvalueindex(2));
     size_t len = 0;
-    if (how == COUNT_SUBJECT && lua_type(L, 1) == LUA_TSTRING) {
+    if ((how == COUNT_SUBJECT || how == COUNT_PATTERN) && lua_type(L, 1) == LUA_TSTRING) {
         lua_tolstring(L, 1, &len);
         sandbox_charge_work(L, len);
-    } else if (how == COUNT_REP && lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TNUMBER) {
+    }
+    if (how == COUNT_PATTERN) {
+        if (lua_type(L, 3) == LUA_TFUNCTION) {   /* gsub's callback: not guarded */
+            lua_pushvalue(L, 3);
+            lua_pushcclosure(L, sb_pattern_callback, 1);
+            lua_replace(L, 3);
+        }
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        int n = pattern_call(L, lua_gettop(L) - 1);
+        if (n == 1 && lua_type(L, 1) == LUA_TFUNCTION) {   /* gmatch's iterator */
+            lua_pushcclosure(L, sb_pattern_iter, 1);
+        }
+        return n;
+    }
+    if (how == COUNT_REP && lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TNUMBER) {
         size_t lsep = lua_type(L, 3) == LUA_TSTRING ? lua_rawlen(L, 3) : 0;
         double n = (double)lua_tonumber(L, 2), work;
         lua_tolstring(L, 1, &len);
-        work = ((double)len + (double)lsep) * n;
+        /* string.rep("", n) still loops n times */
+        work = ((double)len + (double)lsep + 1) * n;
+        if (work > 0)
+            sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
+    } else if (how == COUNT_MOVE && lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER) {
+        /* table.move(a1, f, e, t): e - f + 1 elements copied in C */
+        double work = TABLE_ELEMENT_WORK * ((double)lua_tonumber(L, 3) - (double)lua_tonumber(L, 2) + 1);
+        if (work > 0)
+            sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
+    } else if (how == COUNT_SORT && lua_type(L, 1) == LUA_TTABLE) {
+        /* about n log2 n comparisons (a __lt runs under the hook too) */
+        double n = (double)lua_rawlen(L, 1);
+        if (n > 1)
+            sandbox_charge_work(L, (uint64_t)(n * (1 + log2(n))));
+    } else if ((how == COUNT_INSERT || how == COUNT_REMOVE) && lua_type(L, 1) == LUA_TTABLE
+               && lua_type(L, 2) == LUA_TNUMBER && (how == COUNT_REMOVE || lua_gettop(L) == 3)) {
+        /* table.insert(t, pos, v) / table.remove(t, pos) shift the
+         * elements after pos (an append or a pop is one step) */
+        double work = TABLE_ELEMENT_WORK * ((double)lua_rawlen(L, 1) - (double)lua_tonumber(L, 2) + 1);
         if (work > 0)
             sandbox_charge_work(L, work < 1e18 ? (uint64_t)work : (uint64_t)1e18);
     }
@@ -426,6 +584,82 @@ static int sb_require(lua_State *L)
     return luaL_error(L, "require: module '%s' not found (looked for %s.lua in %s%s%s)", name, name,
                       s->lib_dir[0] ? s->lib_dir : "", s->lib_dir[0] && s->script_dir[0] ? " and " : "",
                       s->script_dir[0] ? s->script_dir : "");
+}
+
+/* ---- io: write-only terminal streams -------------------------------------- */
+
+#define OUT_MT "simt.output"   /* a write-only stream: io.stdout, io.stderr */
+
+/* stream:write(...) / io.write(...): strings and numbers, written as the
+ * io library writes them; returns the stream. The bytes count as work. */
+static int sb_out_write_to(lua_State *L, FILE *f, int first)
+{
+    int n = lua_gettop(L);
+    for (int i = first; i <= n; i++) {
+        if (lua_type(L, i) == LUA_TNUMBER) {
+            if (lua_isinteger(L, i))
+                fprintf(f, LUA_INTEGER_FMT, (LUAI_UACINT)lua_tointeger(L, i));
+            else
+                fprintf(f, LUA_NUMBER_FMT, (LUAI_UACNUMBER)lua_tonumber(L, i));
+        } else {
+            size_t len;
+            const char *str = luaL_checklstring(L, i, &len);
+            sandbox_charge_work(L, len);
+            fwrite(str, 1, len, f);
+        }
+    }
+    return 0;
+}
+
+static FILE *out_file(lua_State *L, int arg)
+{
+    return *(int *)luaL_checkudata(L, arg, OUT_MT) ? stderr : stdout;
+}
+
+static int sb_out_write(lua_State *L)
+{
+    sb_out_write_to(L, out_file(L, 1), 2);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int sb_out_flush(lua_State *L)
+{
+    fflush(out_file(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int sb_out_tostring(lua_State *L)
+{
+    lua_pushstring(L, out_file(L, 1) == stderr ? "stderr (write only)" : "stdout (write only)");
+    return 1;
+}
+
+/* io.write(...): to stdout; returns io.stdout (upvalue 1). */
+static int sb_io_write(lua_State *L)
+{
+    sb_out_write_to(L, stdout, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* Push a write-only stream (which: 0 stdout, 1 stderr). A script could
+ * seek the real file handles and rewrite earlier lines of a results file
+ * that stdout goes to, or read it; these streams only write and flush. */
+static void push_out(lua_State *L, int which)
+{
+    *(int *)lua_newuserdatauv(L, sizeof(int), 0) = which;
+    if (luaL_newmetatable(L, OUT_MT)) {
+        static const luaL_Reg methods[] = { { "write", sb_out_write }, { "flush", sb_out_flush }, { NULL, NULL } };
+        luaL_newlib(L, methods);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, sb_out_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushliteral(L, "locked");
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
 }
 
 /* Open a library with luaL_requiref (global + loaded), popping it. */
@@ -536,15 +770,26 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
 
     /* string and table functions whose work is done in C */
     lua_getglobal(L, "string");
-    count_work(L, "find", COUNT_SUBJECT);
-    count_work(L, "match", COUNT_SUBJECT);
-    count_work(L, "gmatch", COUNT_SUBJECT);
-    count_work(L, "gsub", COUNT_SUBJECT);
+    count_work(L, "find", COUNT_PATTERN);
+    count_work(L, "match", COUNT_PATTERN);
+    count_work(L, "gmatch", COUNT_PATTERN);
+    count_work(L, "gsub", COUNT_PATTERN);
     count_work(L, "rep", COUNT_REP);
     count_work(L, "format", COUNT_RESULT);
+    count_work(L, "upper", COUNT_SUBJECT);
+    count_work(L, "lower", COUNT_SUBJECT);
+    count_work(L, "reverse", COUNT_SUBJECT);
+    lua_pop(L, 1);
+    lua_getglobal(L, "utf8");
+    count_work(L, "len", COUNT_SUBJECT);
+    count_work(L, "codepoint", COUNT_SUBJECT);
     lua_pop(L, 1);
     lua_getglobal(L, "table");
     count_work(L, "concat", COUNT_RESULT);
+    count_work(L, "move", COUNT_MOVE);
+    count_work(L, "insert", COUNT_INSERT);
+    count_work(L, "remove", COUNT_REMOVE);
+    count_work(L, "sort", COUNT_SORT);
     lua_pop(L, 1);
 
     /* os: clock, time and date only (not registered as a loaded module) */
@@ -559,17 +804,17 @@ int sandbox_open(lua_State *L, const sandbox_opts_t *o)
     lua_setglobal(L, "os");
     lua_pop(L, 1);
 
-    /* io: output to the terminal only (write, stdout, stderr); no files */
-    lua_pushcfunction(L, luaopen_io);
-    lua_call(L, 0, 1);
+    /* io: output to the terminal only (write, stdout, stderr), write-only
+     * streams without seek or read; no files */
     lua_newtable(L);
-    static const char *const io_keep[] = { "write", "stdout", "stderr" };
-    for (size_t i = 0; i < sizeof io_keep / sizeof io_keep[0]; i++) {
-        lua_getfield(L, -2, io_keep[i]);
-        lua_setfield(L, -2, io_keep[i]);
-    }
+    push_out(L, 0);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "stdout");
+    lua_pushcclosure(L, sb_io_write, 1);
+    lua_setfield(L, -2, "write");
+    push_out(L, 1);
+    lua_setfield(L, -2, "stderr");
     lua_setglobal(L, "io");
-    lua_pop(L, 1);
 
     /* the memory cap counts from what the state holds already */
     s->used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024u + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);

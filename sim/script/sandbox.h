@@ -63,6 +63,9 @@
 
 #define SANDBOX_DEFAULT_INSTRUCTIONS 10000000000ull /* 1e10 VM instructions */
 #define SANDBOX_DEFAULT_BYTES (4ull << 30)          /* 4 GB in all          */
+#define SANDBOX_TEXT_WORK 64   /* watchdog instructions per byte of text drawn */
+#define SANDBOX_DEFAULT_SECONDS 600.0               /* simtlab's default wall-clock limit
+                                                       (not in a window)     */
 #define SANDBOX_MAX_DIRS 16                         /* entries per list     */
 
 typedef struct sandbox_opts {
@@ -112,6 +115,10 @@ void sandbox_charge_work(lua_State *L, uint64_t units);
  * 0, or -1 (nothing counted) if the cap would be passed. Without a
  * sandbox always 0. */
 int sandbox_charge_bytes(lua_State *L, int64_t delta);
+
+/* Bytes the memory cap still allows (at least 1), or 0 when L has no
+ * sandbox (no limit). */
+uint64_t sandbox_bytes_left(lua_State *L);
 
 /* Raise "script used more than N MB of memory" for a charge that
  * sandbox_charge_bytes refused (what: "device memory for tensor#3"). */

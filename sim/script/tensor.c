@@ -144,6 +144,14 @@ uint64_t tensor_bytes(const tensor_t *t)
     return (uint64_t)t->n * t->dt->bytes;
 }
 
+/* Count a pass over t's elements against the sandbox's watchdog (two
+ * instructions per element, about the time of a pass in C, where the hook
+ * does not see it; issue 20, class 2). */
+static void charge_elements(lua_State *L, const tensor_t *t)
+{
+    sandbox_charge_work(L, 2 * (uint64_t)t->n);
+}
+
 uint8_t *tensor_data(lua_State *L, tensor_t *t)
 {
     uint8_t *p;
@@ -271,6 +279,7 @@ static tensor_t *tensor_new_device(lua_State *L, int gidx, int ndim, const int64
     t->gpu = G;
     lua_pushvalue(L, gidx);
     lua_setiuservalue(L, -2, 1);     /* keep the GPU alive */
+    charge_elements(L, t);           /* the device bytes are cleared */
     if (!label) {
         snprintf(auto_label, sizeof auto_label, "tensor#%u", (unsigned)++G->ntensors);
         label = auto_label;
@@ -344,6 +353,7 @@ static void tensor_new_size_only(lua_State *L, int ndim, const int64_t *dims,
 
 double *tensor_push_doubles(lua_State *L, tensor_t *t)
 {
+    charge_elements(L, t);
     double *out = (double *)lua_newuserdatauv(L, (size_t)t->n * sizeof(double), 0);
     const uint8_t *p = tensor_data(L, t);
     int64_t i;
@@ -369,6 +379,7 @@ static double check_value(lua_State *L, int arg, const tensor_t *t)
 
 static void fill_value(lua_State *L, tensor_t *t, double v)
 {
+    charge_elements(L, t);
     uint8_t *p = tensor_data_w(L, t);
     int64_t i;
     for (i = 0; i < t->n; i++)
@@ -419,6 +430,7 @@ static void fill_table(lua_State *L, int idx, tensor_t *t)
     uint8_t *p;
     idx = lua_absindex(L, idx);
     vals = (double *)lua_newuserdatauv(L, (size_t)t->n * sizeof *vals, 0);
+    charge_elements(L, t);
     fill_walk(L, idx, t, vals, &pos, 1);
     if (pos != t->n)
         lutil_error(L, "table has %s%lld values, tensor %s needs %lld", pos > t->n ? "more than " : "",
@@ -445,6 +457,7 @@ static void check_same_shape(lua_State *L, const tensor_t *a, const tensor_t *b,
 
 static void copy_tensor(lua_State *L, tensor_t *dst, tensor_t *src)
 {
+    charge_elements(L, dst);
     uint8_t *d = tensor_data_w(L, dst);
     const uint8_t *s = tensor_data(L, src);
     int64_t i;
@@ -469,6 +482,7 @@ static uint64_t splitmix64(uint64_t *state)
 /* Uniform values: floats in [lo, hi), integers in [lo, hi]. */
 static void fill_random(lua_State *L, tensor_t *t, uint64_t seed, double lo, double hi)
 {
+    charge_elements(L, t);
     uint8_t *p = tensor_data_w(L, t);
     uint64_t state = seed;
     unsigned sz = t->dt->bytes;
@@ -591,6 +605,7 @@ static void apply_init(lua_State *L, int idx, tensor_t *t)
             fill_value(L, t, 1.0);
         } else if (strcmp(s, "range") == 0) {
             uint8_t *p = tensor_data_w(L, t);
+            charge_elements(L, t);
             int64_t i;
             for (i = 0; i < t->n; i++)
                 t->dt->store(p + (size_t)i * t->dt->bytes, (double)i);
@@ -735,6 +750,7 @@ static int t_to_table(lua_State *L)
     if (t->n > 1 << 26)
         lutil_error(L, "to_table: tensor of %lld elements is too large for a Lua table",
                     (long long)t->n);
+    charge_elements(L, t);
     lua_createtable(L, (int)t->n, 0);
     for (i = 0; i < t->n; i++) {
         push_element(L, t, i);
@@ -780,6 +796,7 @@ static int t_allclose(lua_State *L)
     double maxerr = 0;
     int64_t i, bad = -1;
     check_same_shape(L, a, b, "allclose");
+    charge_elements(L, a);
     pa = tensor_data(L, a);
     pb = tensor_data(L, b);
     for (i = 0; i < a->n; i++) {
@@ -811,6 +828,7 @@ static int t_max_abs_diff(lua_State *L)
     double maxerr = 0;
     int64_t i;
     check_same_shape(L, a, b, "max_abs_diff");
+    charge_elements(L, a);
     pa = tensor_data(L, a);
     pb = tensor_data(L, b);
     for (i = 0; i < a->n; i++) {
@@ -827,6 +845,7 @@ static int t_max_abs_diff(lua_State *L)
 
 double tensor_sum(lua_State *L, tensor_t *t)
 {
+    charge_elements(L, t);
     const uint8_t *p = tensor_data(L, t);
     double s = 0;
     int64_t i;
@@ -863,6 +882,7 @@ static int t_reshape(lua_State *L)
     if (n != t->n)
         lutil_error(L, "reshape: tensor %s has %lld elements, the new shape has %lld",
                     tensor_shape_str(t, s, sizeof s), (long long)t->n, (long long)n);
+    charge_elements(L, t);
     if (t->gpu) {
         lua_getiuservalue(L, 1, 1);
         r = tensor_new_device(L, -1, ndim, dims, t->dt, NULL);
@@ -876,6 +896,7 @@ static int t_reshape(lua_State *L)
 static int t_to_host(lua_State *L)
 {
     tensor_t *t = tensor_check(L, 1);
+    charge_elements(L, t);
     tensor_t *r = tensor_new_host(L, t->ndim, t->dims, t->dt);
     memcpy(r->host, tensor_data(L, t), (size_t)tensor_bytes(t));
     return 1;

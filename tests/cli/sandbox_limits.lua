@@ -29,6 +29,50 @@ elseif form == "rep" then          -- work inside string functions counts
 elseif form == "gsub" then
   local s = ("a"):rep(1e5)
   while true do pcall(s.gsub, s, "a", "b") pcall(table.concat, { s, s }) end
+-- issue 20, class 2: work done in C counts (each once caught by pcall,
+-- once not)
+elseif form == "move" then         -- table.move over a huge range
+  while true do pcall(table.move, {}, 1, 1e12, 2) end
+elseif form == "rep_empty" then    -- string.rep of an empty string still loops
+  string.rep("", 1e15)
+elseif form == "tensor_sum" then   -- tensor methods work per element
+  local A = simt.tensor{ 1 << 20, init = "ones" }
+  while true do A:sum() end
+elseif form == "tensor_methods" then
+  local g = simt.gpu("edu-tiny")
+  local A, B = g:tensor{ 1 << 18, init = "ones" }, g:tensor{ 1 << 18, init = "ones" }
+  while true do
+    A:fill(2); B:copy_from(A); pcall(A.allclose, A, B); A:max_abs_diff(B); A:to_host(); A:reshape(512, 512)
+  end
+elseif form == "concat" then       -- '..' copies in C: bytes allocated count
+  local s = ("x"):rep(1 << 20)
+  while true do local t = s .. s end
+elseif form == "insert_front" then -- table.insert at the front shifts every element
+  local t = {}
+  for i = 1, 1e5 do t[i] = i end
+  while true do table.insert(t, 1, 0); table.remove(t, 1) end
+elseif form == "sort" then
+  local t = {}
+  for i = 1, 1e5 do t[i] = (i * 7919) % 1e5 end
+  while true do table.sort(t) end
+-- issue 20, class 3: a launch's state (registers, scoreboards, shared
+-- memory, the checker's shadow state) counts against the memory cap
+elseif form == "launch_state" then
+  local g = simt.gpu{ arch = "h200", sms = 1024 }
+  local k = simt.kernel("lessons/kernels/matmul_tiled16.s")
+  local n = 16 * 64
+  local A, B, C = g:tensor{ n, n, init = "ones" }, g:tensor{ n, n, init = "ones" }, g:tensor{ n, n }
+  g:launch(k, { grid = { 64, 64 }, block = { 16, 16 } }, A, B, C, n)
+elseif form == "launch_race" then  -- ... each lane of a race while the race runs
+  local k = simt.kernel("lessons/kernels/matmul_tiled16.s")
+  local n = 16 * 64
+  local lanes = {}
+  for i = 1, 4 do
+    local g = simt.gpu{ arch = "h200", sms = 256 }
+    local A, B, C = g:tensor{ n, n, init = "ones" }, g:tensor{ n, n, init = "ones" }, g:tensor{ n, n }
+    lanes[i] = { g, k, { grid = { 64, 64 }, block = { 16, 16 } }, A, B, C, n }
+  end
+  simt.race(lanes)
 elseif form == "gc" then           -- finalizers run outside the watchdog: refused
   setmetatable({}, { __gc = spin })
 elseif form == "gc_late" then      -- ... also when __gc is filled in later
@@ -37,6 +81,9 @@ elseif form == "gc_late" then      -- ... also when __gc is filled in later
 elseif form == "pattern" then      -- C code past the time limit is stopped hard
   local s = string.rep("a", 4000)
   s:find(".-.-.-.-.-b")
+elseif form == "pattern_long" then -- ... and without one, by the pattern guard
+  local s = string.rep("a", 4000)
+  for w in s:gmatch(".-.-.-.-.-b") do print(w) end
 elseif form == "gpus" then         -- GPUs count against the memory cap
   local keep = {}
   for i = 1, 1e6 do keep[i] = simt.gpu("h200") end

@@ -255,13 +255,14 @@ static void test_multicast(void **state)
 static const char *const REMOTE_SRC =
     ".kernel remote\n.param out\n.param rank\n.shared bar 8\n"
     "mov.u32 %r1, %cluster_ctarank\nld.param.u32 %r7, [out]\nld.param.u32 %r8, [rank]\n"
+    "mov.u32 %r9, %tid.x\nsetp.eq.u32 %p2, %r9, 0\n"   /* lane 0 stores: one thread per word */
     "mbarrier.init.shared [bar], 1\n"
     "barrier.cluster\n"
     "setp.ne.u32 %p0, %r1, 0\n@%p0 bra WAITER\n"
     "mov.u32 %r4, 0\nLOOP:\nadd.u32 %r4, %r4, 1\nsetp.lt.u32 %p1, %r4, 50\n@%p1 bra LOOP\n"
     "mov.u32 %r5, %clock\nmbarrier.arrive.cluster.shared [bar], %r8\n"
-    "st.global.u32 [%r7], %r5\nbra END\n"
-    "WAITER:\nmbarrier.wait.parity.shared [bar], 0\nmov.u32 %r5, %clock\nst.global.u32 [%r7+4], %r5\n"
+    "@%p2 st.global.u32 [%r7], %r5\nbra END\n"
+    "WAITER:\nmbarrier.wait.parity.shared [bar], 0\nmov.u32 %r5, %clock\n@%p2 st.global.u32 [%r7+4], %r5\n"
     "END:\nbarrier.cluster\nexit\n";
 
 static void test_remote_arrive_latency(void **state)
