@@ -9,6 +9,8 @@
  */
 #include "chart.h"
 
+#include "png.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -454,18 +456,10 @@ int chart_save_png_file(const chart_t *ch, FILE *f, const char *path, simt_err_t
     text(&c, c.title_font, ch->title, w / 2, 16, 1, 0, 0);
     text(&c, c.label_font, ch->x_label, c.px + c.pw / 2, h - 14, 1, 2, 0);
     text(&c, c.label_font, ch->y_label, 14, c.py + c.ph / 2, 0, 1, 1);
-    {
-        SDL_RWops *rw = SDL_RWFromFP(f, SDL_TRUE);   /* closes f */
-        if (!rw) {
-            simt_errf(err, SIMT_E_USAGE, "chart: cannot write '%s': %s", path, SDL_GetError());
-            goto out;
-        }
-        f = NULL;
-        if (IMG_SavePNG_RW(c.s, rw, 1) != 0) {
-            simt_errf(err, SIMT_E_USAGE, "chart: cannot write '%s': %s", path, IMG_GetError());
-            goto out;
-        }
-    }
+    rc = view_png_write(c.s, f, "chart", path, err);
+    f = NULL;   /* closed */
+    if (rc != 0)
+        goto out;
     rc = 0;
 out:
     if (f)

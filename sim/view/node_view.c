@@ -1,6 +1,8 @@
 /* node_view.c - a node of GPUs and its links as a PNG (see node_view.h). */
 #include "node_view.h"
 
+#include "png.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,18 +175,10 @@ int node_view_save_png_file(const node_view_t *v, FILE *f, const char *path, sim
     }
     SDL_FillRect(c.s, NULL, SDL_MapRGB(c.s->format, 255, 255, 255));
     draw(&c, v, w, h);
-    {
-        SDL_RWops *rw = SDL_RWFromFP(f, SDL_TRUE);   /* closes f */
-        if (!rw) {
-            simt_errf(err, SIMT_E_USAGE, "node picture: cannot write '%s'", path);
-            goto out;
-        }
-        f = NULL;
-        if (IMG_SavePNG_RW(c.s, rw, 1) != 0) {
-            simt_errf(err, SIMT_E_USAGE, "node picture: cannot write '%s': %s", path, IMG_GetError());
-            goto out;
-        }
-    }
+    rc = view_png_write(c.s, f, "node picture", path, err);
+    f = NULL;   /* closed */
+    if (rc != 0)
+        goto out;
     rc = 0;
 out:
     if (f)

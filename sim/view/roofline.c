@@ -15,6 +15,8 @@
  */
 #include "roofline.h"
 
+#include "png.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -765,15 +767,10 @@ int roofline_save_png_file(const roofline_t *rf, FILE *f, const char *path, simt
                          SDL_GetError());
     }
     rc = roofline_draw(rf, s, NULL, err);
-    SDL_RWops *rw = SDL_RWFromFP(f, SDL_TRUE);   /* closes f */
-    if (!rw) {
+    if (rc == 0)
+        rc = view_png_write(s, f, "roofline", path, err);
+    else
         fclose(f);
-        rc = rc ? rc : simt_errf(err, SIMT_E_USAGE, "roofline: cannot write '%s': %s", path, SDL_GetError());
-    } else if (rc == 0 && IMG_SavePNG_RW(s, rw, 1) != 0) {
-        rc = simt_errf(err, SIMT_E_USAGE, "roofline: cannot write '%s': %s", path, IMG_GetError());
-    } else if (rc != 0) {
-        SDL_RWclose(rw);
-    }
     SDL_FreeSurface(s);
     return rc;
 }
