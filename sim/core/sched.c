@@ -97,7 +97,7 @@ static inline void sleep_until(sched_t *s, uint32_t k, uint64_t ready)
     s->sleepers[i] = (sched_sleeper_t){ .ready = ready, .k = k };
 }
 
-void sched_file(sched_t *s, sched_slot_t *view, uint32_t k, sched_slot_t slot)
+void sched_file(sched_t *s, sched_slot_t *view, uint32_t k, const sched_slot_t *slot)
 {
     sched_slot_t *v = &view[k];
     if (s->live & ~s->awake & bit(k)) {           /* out of the sleepers list */
@@ -111,14 +111,14 @@ void sched_file(sched_t *s, sched_slot_t *view, uint32_t k, sched_slot_t slot)
     s->awake &= ~bit(k);
     s->at_barrier &= ~bit(k);
     s->by_unit[v->unit] &= ~bit(k);
-    *v = slot;
-    if (slot.state == WARP_BARRIER)
+    *v = *slot;
+    if (v->state == WARP_BARRIER)
         s->at_barrier |= bit(k);
-    if (slot.state != WARP_READY)
+    if (v->state != WARP_READY)
         return;
     s->live |= bit(k);
-    s->by_unit[slot.unit] |= bit(k);
-    sleep_until(s, k, slot.dep_ready);
+    s->by_unit[v->unit] |= bit(k);
+    sleep_until(s, k, v->dep_ready);
 }
 
 inline void sched_file_issued(sched_t *s, sched_slot_t *view, uint32_t k, uint64_t dep_ready, uint32_t pc,
@@ -132,7 +132,7 @@ inline void sched_file_issued(sched_t *s, sched_slot_t *view, uint32_t k, uint64
         slot.depth = depth;
         slot.unit = unit;
         slot.why = why;
-        sched_file(s, view, k, slot);
+        sched_file(s, view, k, &slot);
         return;
     }
     s->awake &= ~bit(k);

@@ -92,10 +92,10 @@ typedef struct sched {
     uint32_t nsleepers;
 } sched_t;
 
-/* Store slot as place k's new view and file the warp in s's sets: live or
+/* Store *slot as place k's new view and file the warp in s's sets: live or
  * at a barrier, and awake or asleep until slot.dep_ready. Call after every
  * change of the warp's state, readiness or age. */
-void sched_file(sched_t *s, sched_slot_t *view, uint32_t k, sched_slot_t slot);
+void sched_file(sched_t *s, sched_slot_t *view, uint32_t k, const sched_slot_t *slot);
 
 /* sched_file after place k issued an instruction and stays live (its
  * common case, a little quicker): it was awake and now sleeps until

@@ -160,6 +160,7 @@ typedef struct sm {
     uint64_t next_eval;           /* next cycle worth simulating, or NEVER   */
     uint64_t last_eval;           /* last cycle simulated + 1 (0: none)      */
     uint64_t age;                 /* counter for warp dispatch order         */
+    uint8_t sched_reference;      /* the GPU field: pick with the reference  */
     uint8_t dirty;                /* warps changed state outside their own
                                      issue (barrier release, new block):
                                      every scheduler must look again        */

@@ -41,7 +41,7 @@ static void file(fixture_t *f, uint32_t k, uint8_t state, uint64_t dep_ready, ui
 {
     sched_slot_t v = { .dep_ready = dep_ready, .age = age, .pc = 1, .depth = 1, .state = state, .unit = unit,
                        .why = why };
-    sched_file(&f->s, f->view, k, v);
+    sched_file(&f->s, f->view, k, &v);
 }
 
 static void set_unit_free(fixture_t *f, uint32_t u, uint64_t t)
