@@ -195,10 +195,10 @@ return {
           .. "（llama3-8b 的 32 个查询头只有 8 个 KV 头：省了多少？）", gpu, seq, gpu, seq, gpu, seq),
       }
       if ans > 0 then
-        L.say(ans == best and { en = string.format("Right: %d fits, %d does not.", best, best + 1),
-                                zh = string.format("对：%d 放得下，%d 放不下。", best, best + 1) }
-              or { en = string.format("Not quite: try batch %d in the planner, and look at the line 'fits' / 'short'.", ans),
-                   zh = string.format("还不对：在规划器里试一下批大小 %d，看“能放下 / 还差”那一行。", ans) })
+        L.answered(ans == best, { en = string.format("Right: %d fits, %d does not.", best, best + 1),
+                                  zh = string.format("对：%d 放得下，%d 放不下。", best, best + 1) },
+                   { en = string.format("Not quite: try batch %d in the planner, and look at the line 'fits' / 'short'.", ans),
+                     zh = string.format("还不对：在规划器里试一下批大小 %d，看“能放下 / 还差”那一行。", ans) })
       end
       L.expect(best >= 1 and fit.plan("llama3-8b", { gpu = gpu, mode = "infer", seq = seq, batch = best }).fits
                and not fit.plan("llama3-8b", { gpu = gpu, mode = "infer", seq = seq, batch = best + 1 }).fits, {

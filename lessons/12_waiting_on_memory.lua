@@ -190,10 +190,10 @@ return {
           .. "再想想：为什么上面的核函数比这更早离开平坦的部分？",
       }
       if ans > 0 then
-        L.say(ans == best and { en = string.format("Right: %.1f FLOP per byte, so batch %d.", ridge, best),
-                                zh = string.format("对：每字节 %.1f 次运算，所以批大小 %d。", ridge, best) }
-              or { en = "Not quite: batch B does B FLOP per byte of FP16 weights; compare with the ridge.",
-                   zh = "还不对：批大小 B 时，每字节 FP16 权重做 B 次运算；和屋脊点比一比。" })
+        L.answered(ans == best, { en = string.format("Right: %.1f FLOP per byte, so batch %d.", ridge, best),
+                                  zh = string.format("对：每字节 %.1f 次运算，所以批大小 %d。", ridge, best) },
+                   { en = "Not quite: batch B does B FLOP per byte of FP16 weights; compare with the ridge.",
+                     zh = "还不对：批大小 B 时，每字节 FP16 权重做 B 次运算；和屋脊点比一比。" })
       end
       L.expect(best == 14, { en = "the FP32 ridge of the H200 is at batch 14 for FP16 weights",
                              zh = "FP16 权重时，H200 的 FP32 屋脊点在批大小 14" }, string.format("%.2f FLOP/byte", ridge))

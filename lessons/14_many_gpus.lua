@@ -258,13 +258,11 @@ return {
       }
       local a = L.knob("answer")
       if a > 0 then
-        if a == best_n then
-          L.say{ en = string.format("Right: %d GPUs. Beyond that the all-reduce through the host grows faster than the compute shrinks.", a),
-                 zh = string.format("对：%d 块。再多的话，经过主机的 all-reduce 增加的时间比计算省下的还多。", a) }
-        else
-          L.say{ en = string.format("Not quite: %d is not the fastest. Compare the step times in the %s column.", a, PCIE),
-                 zh = string.format("不太对：%d 块不是最快的。比较表格中 %s 那一列的每步时间。", a, PCIE) }
-        end
+        L.answered(a == best_n,
+          { en = string.format("Right: %d GPUs. Beyond that the all-reduce through the host grows faster than the compute shrinks.", a),
+            zh = string.format("对：%d 块。再多的话，经过主机的 all-reduce 增加的时间比计算省下的还多。", a) },
+          { en = string.format("Not quite: %d is not the fastest. Compare the step times in the %s column.", a, PCIE),
+            zh = string.format("不太对：%d 块不是最快的。比较表格中 %s 那一列的每步时间。", a, PCIE) })
       end
       local r8 = DP.find(run, 8, PCIE, true)
       L.expect(best_n < 8 and r8.step_s > best, { en = "on PCIe through the host, 8 GPUs are slower than fewer",

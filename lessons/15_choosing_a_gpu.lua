@@ -150,10 +150,10 @@ return {
       }
       local ans = L.knob("answer")
       if ans ~= "" then
-        L.say(ans == best and { en = string.format("Right: the %s, $%.2f per hour.", best, best_price),
-                                zh = string.format("对：%s，每小时 %.2f 美元。", best, best_price) }
-              or { en = "Not quite: check that it fits, that bandwidth / weight bytes reaches the target, then compare prices.",
-                   zh = "还不对：先看放不放得下，再看 带宽 / 权重字节 是否达标，最后比价格。" })
+        L.answered(ans == best, { en = string.format("Right: the %s, $%.2f per hour.", best, best_price),
+                                  zh = string.format("对：%s，每小时 %.2f 美元。", best, best_price) },
+                   { en = "Not quite: check that it fits, that bandwidth / weight bytes reaches the target, then compare prices.",
+                     zh = "还不对：先看放不放得下，再看 带宽 / 权重字节 是否达标，最后比价格。" })
       end
       L.expect(best ~= nil, { en = "some preset meets the deadline", zh = "有预设能满足要求" }, tostring(best))
     end,

@@ -61,6 +61,9 @@
 --                           double the SMs, , . the DRAM bandwidth); a step that makes
 --                           its GPUs with L.gpu is re-run by those keys
 --   L.knob(name)            the knob's value: the command line's, else the default
+--   L.answered(ok, right, wrong)  the verdict on the student's `answer=` knob:
+--                           says `right` or `wrong` ({en=, zh=}) and keeps it in
+--                           L.answer = {ok =, msg =} for `simtlab check N --answer A`
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
 --                           numbers; false raises "lessons/NN_x.lua:LINE:
 --                           claim does not hold: ..." (the caller's line)
@@ -499,6 +502,11 @@ function lesson.new(t, opts)
     error(string.format("claim does not hold: %s%s\n  (%s: the lesson must not tell this story "
                         .. "when the simulator's numbers disagree)", claim.en,
                         detail and (" [" .. detail .. "]") or "", claim.zh), 2)
+  end
+
+  function L.answered(ok, right, wrong)
+    L.answer = { ok = ok and true or false, msg = ok and right or wrong }
+    L.say(L.answer.msg)
   end
 
   function L.pause()
