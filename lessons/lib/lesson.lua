@@ -198,13 +198,16 @@ function lesson.knobs_line(meta, given)
   local en, zh = {}, {}
   for _, k in ipairs(meta.knobs) do
     local v = (given or {})[k.name] or k.default
-    en[#en + 1] = string.format("%s = %s (%s..%s)", k.name, tostring(v), tostring(k.range[1]), tostring(k.range[2]))
+    -- a number's range is {lo, hi}; a word's is one description ({"a preset name"})
+    local range = k.range[2] ~= nil and string.format("%s..%s", tostring(k.range[1]), tostring(k.range[2]))
+                  or tostring(k.range[1])
+    en[#en + 1] = string.format("%s = %s (%s)", k.name, tostring(v), range)
   end
   local line = table.concat(en, ", ")
-  return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", line, meta.number, meta.knobs[1].name,
-                              tostring(meta.knobs[1].range[1])),
-           zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", line, meta.number, meta.knobs[1].name,
-                              tostring(meta.knobs[1].range[1])) }
+  local k1 = meta.knobs[1]
+  local example = k1.range[2] ~= nil and tostring(k1.range[1]) or tostring(k1.default)
+  return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", line, meta.number, k1.name, example),
+           zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", line, meta.number, k1.name, example) }
 end
 
 -- A fresh L for one run of lesson t. opts: lang ("en"/"zh"), knobs
