@@ -83,9 +83,9 @@ void cache_set_hashing(cache_t *c, int on)
 /* First line index of tag's set. */
 static uint32_t set_base(const cache_t *c, uint32_t tag)
 {
-    if (c->hashed) {
+    if (c->hashed) {   /* fold the bits above the set index onto it, twice */
         uint32_t b = c->set_bits;
-        tag ^= (tag >> b) ^ (tag >> (2 * b));
+        tag ^= (tag >> b) ^ (2 * b < 32 ? tag >> (2 * b) : 0);   /* >> 32 would be undefined */
     }
     uint32_t set = c->sets_pow2 ? tag & (c->nsets - 1u) : tag % c->nsets;
     return set * c->assoc;

@@ -369,9 +369,31 @@ static void test_lookup_if(void **state)
     cache_free(&c);
 }
 
+/* A hashed cache with 2^16 sets or more (an RTX 4090's or Ascend's L2):
+ * the fold must keep the low bits of the tag, so neighbouring lines land
+ * in different sets (shifting a 32-bit tag by 2 x 16 bits was undefined
+ * and, on x86, mapped 65,536 neighbouring lines to one set). */
+static void test_hash_many_sets(void **state)
+{
+    (void)state;
+    cache_t c;
+    simt_err_t err;
+    uint32_t miss;
+    for (uint32_t sets_log2 = 16; sets_log2 <= 17; sets_log2++) {
+        assert_int_equal(cache_init(&c, "big", (size_t)128 << sets_log2, 1, 128, 32, CACHE_WRITE_BACK, &err), 0);
+        cache_set_hashing(&c, 1);
+        for (uint32_t line = 0; line < 64; line++)       /* 64 neighbouring lines, direct-mapped */
+            cache_lookup(&c, line * 128, 0xF, 0, &miss, NULL);
+        for (uint32_t line = 0; line < 64; line++)       /* all still there */
+            assert_int_equal(cache_lookup(&c, line * 128, 0xF, 0, &miss, NULL), 0xF);
+        cache_free(&c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hash_many_sets),
         cmocka_unit_test(test_miss_then_hit),
         cmocka_unit_test(test_hashed_sets),
         cmocka_unit_test(test_lookup_if),
