@@ -1,7 +1,7 @@
 /* test_memsys.c - the memory hierarchy end to end (memsys.h): latencies
  * per level, pending-fill merging, MSHR limit, stores and write-back,
  * bank conflicts, and bandwidth calibration against the H200 measurements
- * (shared/reference/h200-measured.md, "Latencies" and "HBM read"). */
+ * (reference/h200-measured.md, as arch/h200.lua cites it, "Latencies" and "HBM read"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
