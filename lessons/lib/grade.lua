@@ -213,6 +213,23 @@ end
 
 grade.json_str = json_str   -- also for lib/grade_answers.lua
 
+-- The exercise numbered n in list, or an error naming every number there is
+-- (why: a line "%s ... (%s)" with the asked number and the list).
+function grade.exercise(list, n, why)
+  local ex = list[n]
+  if ex then return ex end
+  local have = {}
+  for k in pairs(list) do have[#have + 1] = k end
+  table.sort(have)
+  error(string.format(why, tostring(n), table.concat(have, ", ")), 0)
+end
+
+-- T(en, zh): the string in the language opts.lang asks for (else simtlab's).
+function grade.chooser(opts)
+  local zh = (opts.lang or simt.lang()) == "zh"
+  return function(en, cn) return zh and cn or en end, zh
+end
+
 -- One line of JSON for a result of grade.check (for a class's scripts).
 function grade.to_json(res)
   local c = res.cheap
@@ -231,16 +248,8 @@ end
 -- lang ("en"/"zh", default simt.lang()).
 function grade.check(n, file, opts)
   opts = opts or {}
-  local ex = grade.EXERCISES[n]
-  if not ex then
-    local have = {}
-    for k in pairs(grade.EXERCISES) do have[#have + 1] = k end
-    table.sort(have)
-    error(string.format("there is no exercise for lesson %s (exercises: %s)", tostring(n),
-                        table.concat(have, ", ")), 0)
-  end
-  local zh = (opts.lang or simt.lang()) == "zh"
-  local function T(en, cn) return zh and cn or en end
+  local ex = grade.exercise(grade.EXERCISES, n, "there is no exercise for lesson %s (exercises: %s)")
+  local T = grade.chooser(opts)
   local res = { exercise = n, file = file, pass = false }
   local okk, k = pcall(simt.kernel, file)
   if not okk then

@@ -158,22 +158,15 @@ local function lesson_verdict(n, a, T, lang)
   return L.answer.ok, lang == "zh" and L.answer.msg.zh or L.answer.msg.en
 end
 
-local json_str = require("grade").json_str
+local grade = require("grade")
+local json_str = grade.json_str
 
 -- GA.check(n, answer, opts) -> {exercise, answer, pass, msg, rows}.
 -- opts: json (one line of JSON), quiet, lang.
 function GA.check(n, answer, opts)
   opts = opts or {}
-  local ex = GA.EXERCISES[n]
-  if not ex then
-    local have = {}
-    for k in pairs(GA.EXERCISES) do have[#have + 1] = k end
-    table.sort(have)
-    error(string.format("exercise %s is not answered with --answer (those are: %s)", tostring(n),
-                        table.concat(have, ", ")), 0)
-  end
-  local zh = (opts.lang or simt.lang()) == "zh"
-  local function T(en, cn) return zh and cn or en end
+  local ex = grade.exercise(GA.EXERCISES, n, "exercise %s is not answered with --answer (those are: %s)")
+  local T, zh = grade.chooser(opts)
   local res = { exercise = n, answer = tostring(answer), pass = false, rows = {} }
   local v = not ex.lesson and ex.parse(answer)
   if ex.lesson then
