@@ -246,7 +246,8 @@ function decode.print(r, lang)
            or string.format("  one layer's kernels ran on the full simulated GPU (the %d layers are identical, "
                             .. "so one layer's time x %d):", r.layers, r.layers))
   for _, l in ipairs(r.kernels) do
-    print(string.format("    %-18s %10s   %7.0f GB/s from DRAM", l.name, string.format("%.1f µs", l.time_us), l.dram_gbs))
+    print(string.format(zh and "    %-18s %10s   从显存读 %7.0f GB/s" or "    %-18s %10s   %7.0f GB/s from DRAM",
+                        l.name, string.format("%.1f µs", l.time_us), l.dram_gbs))
   end
   print(string.format(zh and "    %-18s %10s   （运行了 1/8 的行，时间 x 8）" or "    %-18s %10s   (1/8 of its rows run, time x 8)",
                       "lm_head", string.format("%.1f µs", r.head_us)))

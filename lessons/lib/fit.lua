@@ -235,6 +235,35 @@ local function pad(str, w)
   return str .. string.rep(" ", math.max(0, w - n))
 end
 
+-- A formula of the ledger in Chinese: its words replaced, longest first; the
+-- symbols (s, b, h, x) and numbers stay. The JSON keeps the English.
+local FORMULA_ZH = {
+  { "the backward pass frees each layer's activations as its gradients appear (PyTorch 2: zero_grad "
+    .. "sets gradients to None), so both are not held in full at once",
+    "反向传播时，每层的梯度出现，这层的激活值就被释放（PyTorch 2：zero_grad 把梯度设为 None），所以两者不会同时全部占用显存" },
+  { "(the layer's input only)", "（只存这层的输入）" }, { "freed layer by layer", "逐层释放" },
+  { ", + one layer recomputed", "，另加重算的一层" },
+  { "CUDA context", "CUDA 上下文" }, { "optimizer states", "优化器状态" }, { "KV cache", "KV 缓存" },
+  { "fp32 master", "份 fp32 主权重" }, { "layer weights", "个层权重" }, { "other (embeddings, norms)", "个其他参数（嵌入、归一化）" },
+  { "softmax stats", "softmax 统计量" }, { "dropout masks", "dropout 掩码" }, { "scores", "注意力分数" },
+  { "attn out", "注意力输出" }, { "MLP in", "MLP 输入" }, { "QKV in", "QKV 输入" }, { "norms", "归一化" },
+  { "K and V", "K 和 V" }, { "parameters", "个参数" }, { "per layer", "每层" },
+{ "states", "份状态" }, { "state", "份状态" }, { "bytes", "字节" },
+  { "byte", "字节" }, { "layers", "层" }, { "tokens", "个词元" }, { "batch", "批大小" }, { "seq", "序列长度" },
+  { "scales", "缩放因子" }, { "weights", "权重" }, { "activations", "激活值" }, { "gradients", "梯度" },
+  { "workspace", "工作区" }, { "overhead", "框架开销" }, { "vocab", "词表" }, { "of", "的" },
+}
+function fit.formula_zh(f)
+  f = f:gsub("(%d+%%) of ([%d%.]+ %a+) for fragmentation", "%2 的 %1（内存碎片）")
+       :gsub("= (%d+) bytes each", "= 每个参数 %1 字节")
+  for _, w in ipairs(FORMULA_ZH) do
+    local from = w[1]:gsub("[%(%)%.%%%+%-%*%?%[%]%^%$]", "%%%0")
+    local pat = (w[1]:match("^%a") and "%f[%a]" or "") .. from .. (w[1]:match("%a$") and "%f[%A]" or "")
+    f = f:gsub(pat, (w[2]:gsub("%%", "%%%%")))
+  end
+  return f
+end
+
 -- Print the ledger (lang "en" or "zh").
 function fit.print(p, lang)
   local zh = lang == "zh"
@@ -247,9 +276,11 @@ function fit.print(p, lang)
                       p.weights_format or p.precision .. (p.optimizer and (" + " .. p.optimizer) or ""),
                       p.batch, p.seq, p.checkpointing and (zh and "，激活重计算" or ", activation checkpointing") or ""))
   for _, it in ipairs(p.items) do
-    print(string.format("  %s %12s   %s", pad(zh and it.zh or it.en, 34), fit.gb(it.bytes), it.formula))
+    print(string.format("  %s %12s   %s", pad(zh and it.zh or it.en, 34), fit.gb(it.bytes),
+                        zh and fit.formula_zh(it.formula) or it.formula))
   end
-  print(string.format("  %s %12s   %s", pad(zh and "峰值" or "peak", 34), fit.gb(p.peak_bytes), p.peak_formula))
+  print(string.format("  %s %12s   %s", pad(zh and "峰值" or "peak", 34), fit.gb(p.peak_bytes),
+                      zh and fit.formula_zh(p.peak_formula) or p.peak_formula))
   local cap = fit.gb(p.capacity)
   if p.fits then
     print(string.format(zh and "能放下 %s（%s 显存容量），还剩 %s" or "fits on %s (%s of memory): %s left",
@@ -261,9 +292,9 @@ function fit.print(p, lang)
   print(zh and "来源：" or "sources:")
   local seen = {}
   for _, it in ipairs(p.items) do
-    if not seen[it.source] then seen[it.source] = true; print("  " .. it.key .. ": " .. it.source) end
+    if not seen[it.source] then seen[it.source] = true; print("  " .. (zh and it.zh or it.key) .. ": " .. it.source) end
   end
-  print("  model: " .. m.source)
+  print("  " .. (zh and "模型" or "model") .. ": " .. m.source)
 end
 
 local function jstr(s) return '"' .. tostring(s):gsub('[%c"\\]', function(c) return string.format("\\u%04x", c:byte()) end) .. '"' end
