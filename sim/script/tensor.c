@@ -883,6 +883,7 @@ static int t_reshape(lua_State *L)
         lutil_error(L, "reshape: tensor %s has %lld elements, the new shape has %lld",
                     tensor_shape_str(t, s, sizeof s), (long long)t->n, (long long)n);
     charge_elements(L, t);
+    (void)tensor_data(L, t);   /* a size-only or freed tensor is refused before the copy is allocated */
     if (t->gpu) {
         lua_getiuservalue(L, 1, 1);
         r = tensor_new_device(L, -1, ndim, dims, t->dt, NULL);

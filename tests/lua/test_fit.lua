@@ -102,6 +102,11 @@ for _, m in ipairs{ "to_host", "sum", "to_table", "fill" } do
   ok, e = pcall(S[m], S, 1)
   expect(not ok and e:find("size only"), m .. " refuses a size-only tensor")
 end
+local before = g:memory().used
+ok, e = pcall(S.reshape, S, 10, 10)
+expect(not ok and e:find("size only") and g:memory().used == before,
+       "reshape refuses a size-only tensor before allocating its copy: " .. tostring(e) .. ", "
+       .. (g:memory().used - before) .. " bytes more in use")
 ok, e = pcall(g.tensor, g, { 100, init = S })
 expect(not ok and e:find("size only"), "a size-only tensor is no init for another")
 S = nil
