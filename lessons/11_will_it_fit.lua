@@ -18,7 +18,7 @@ return {
                 zh = "参数、梯度、优化器状态、激活值和 KV 缓存都要占显存；租卡之前先把账算清楚。" },
     minutes = 15,
     knobs = {
-      { name = "gpu", range = { "any preset" }, default = "a100", en = "the GPU for the batch question", zh = "批大小问题用的 GPU" },
+      { name = "gpu", range = { { en = "any preset", zh = "任一预设" } }, default = "a100", en = "the GPU for the batch question", zh = "批大小问题用的 GPU" },
       { name = "seq", range = { 256, 8192 }, default = 4096, en = "tokens per sequence (context)", zh = "每条序列的词元数（上下文）" },
       { name = "answer", range = { 0, 4096 }, default = 0, en = "your answer to the exercise (0 = none yet)", zh = "你对练习题的答案（0 = 还没答）" },
     },

@@ -131,7 +131,8 @@ function decode.run(model, opts)
   end
   if hd > 128 or hd % 8 ~= 0 then error("decode needs a head size <= 128, a multiple of 8", 0) end
   local spec = { arch = opts.gpu or "h200", sms = opts.sms, dram_gbps = opts.dram_gbps }
-  local g = simt.gpu(spec)
+  local okg, g = pcall(simt.gpu, spec)
+  if not okg then error(g, 0) end   -- a preset name from the command line: the message, not decode.lua's line
   local ctx = { g = g, fmt = f, samples = opts.samples or 4, kernels = decode.kernels() }
   ctx.kernels.gemv = ctx.kernels[f]
   local t_host = os.clock()

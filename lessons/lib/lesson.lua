@@ -153,12 +153,26 @@ end
 -- meta.knobs before anything runs: an unknown name, a value that is not a
 -- number or one outside the range raises a message (in lang) that names
 -- every knob of the lesson with its range.
+-- a knob's range as said to a student: "1..32" for a number, its one
+-- description for a word ({en = "a preset name", zh = "一个预设名"})
+local function range_text(k, lang)
+  local r = k.range[1]
+  if k.range[2] ~= nil then return string.format("%s..%s", tostring(r), tostring(k.range[2])) end
+  return type(r) == "table" and (r[lang] or r.en) or tostring(r)
+end
+
+-- a knob's value as said to a student ("" is "none")
+local function value_text(v, lang)
+  if v == "" then return lang == "zh" and "无" or "none" end
+  return tostring(v)
+end
+
 function lesson.check_knobs(meta, given, lang)
   local zh = lang == "zh"
   local list = {}
   for _, k in ipairs(meta.knobs or {}) do
-    list[#list + 1] = string.format(zh and "%s = %s..%s（默认 %s）：%s" or "%s = %s..%s (default %s): %s", k.name,
-                                    tostring(k.range[1]), tostring(k.range[2]), tostring(k.default), zh and k.zh or k.en)
+    list[#list + 1] = string.format(zh and "%s = %s（默认 %s）：%s" or "%s = %s (default %s): %s", k.name,
+                                    range_text(k, lang), value_text(k.default, lang), zh and k.zh or k.en)
   end
   local known = #list == 0 and (zh and string.format("第 %d 课没有可调参数。", meta.number)
                                     or string.format("lesson %d has no knobs.", meta.number))
@@ -198,16 +212,15 @@ function lesson.knobs_line(meta, given)
   local en, zh = {}, {}
   for _, k in ipairs(meta.knobs) do
     local v = (given or {})[k.name] or k.default
-    -- a number's range is {lo, hi}; a word's is one description ({"a preset name"})
-    local range = k.range[2] ~= nil and string.format("%s..%s", tostring(k.range[1]), tostring(k.range[2]))
-                  or tostring(k.range[1])
-    en[#en + 1] = string.format("%s = %s (%s)", k.name, tostring(v), range)
+    en[#en + 1] = string.format("%s = %s (%s)", k.name, value_text(v, "en"), range_text(k, "en"))
+    zh[#zh + 1] = string.format("%s = %s（%s）", k.name, value_text(v, "zh"), range_text(k, "zh"))
   end
-  local line = table.concat(en, ", ")
   local k1 = meta.knobs[1]
   local example = k1.range[2] ~= nil and tostring(k1.range[1]) or tostring(k1.default)
-  return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", line, meta.number, k1.name, example),
-           zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", line, meta.number, k1.name, example) }
+  return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", table.concat(en, ", "), meta.number,
+                             k1.name, example),
+           zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", table.concat(zh, "，"), meta.number,
+                             k1.name, example) }
 end
 
 -- A fresh L for one run of lesson t. opts: lang ("en"/"zh"), knobs

@@ -51,7 +51,9 @@ local function load_lesson(n)
   end
   if not name then
     local nums = runner.numbers()
-    error(string.format("there is no lesson %s (the lessons are %s)", tostring(n), table.concat(nums, ", ")), 0)
+    -- bad usage: exit status 2, no traceback (sim/main.c)
+    error({ simtlab_exit = 2, message = string.format("there is no lesson %s (the lessons are %s)", tostring(n),
+                                                      table.concat(nums, ", ")) }, 0)
   end
   local ok, t = pcall(require, name)
   if not ok then error(t, 0) end
