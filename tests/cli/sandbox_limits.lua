@@ -12,6 +12,14 @@ elseif form == "xpcall" then       -- nor with a handler, nor an endless handler
   while true do xpcall(spin, function(e) while true do end end) end
 elseif form == "coroutine" then    -- nor inside coroutines
   while true do pcall(coroutine.wrap(spin)) end
+elseif form == "resume" then       -- switching coroutines costs the host C work: 200,000
+  local co = coroutine.create(function() while true do coroutine.yield() end end)
+  for _ = 1, 200000 do coroutine.resume(co) end   -- resumes are ~1e6 instructions, charged ~7e6
+  print("escaped")
+elseif form == "wrap_resume" then  -- the same through coroutine.wrap's function
+  local co = coroutine.wrap(function() while true do coroutine.yield() end end)
+  for _ = 1, 200000 do co() end
+  print("escaped")
 elseif form == "error_object" then -- nor by turning it into a value
   local ok, e
   repeat ok, e = pcall(spin) until false
