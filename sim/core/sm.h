@@ -161,6 +161,7 @@ typedef struct sm {
     uint64_t last_eval;           /* last cycle simulated + 1 (0: none)      */
     uint64_t age;                 /* counter for warp dispatch order         */
     uint8_t sched_reference;      /* the GPU field: pick with the reference  */
+    uint8_t sched_lrr;            /* the GPU field sched is loose round robin */
     uint8_t dirty;                /* warps changed state outside their own
                                      issue (barrier release, new block):
                                      every scheduler must look again        */
