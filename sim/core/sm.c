@@ -38,7 +38,7 @@
 
 /* The warp scheduler (sched.h) is compiled as part of this file, so that
  * the compiler can inline its pick into sm_cycle: as a separate object it
- * costs the simulator ~2% more host instructions (callgrind). */
+ * costs the simulator ~3% more host instructions (callgrind). */
 #include "sched.c"
 
 /* A hint to the host CPU to start loading the cache line at p (no effect
