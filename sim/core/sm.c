@@ -507,7 +507,7 @@ void sm_decode_deps(const isa_program_t *p, sm_deps_t *deps)
         d->tc_type = in->op == OP_WMMA_MMA ? in->type : T_NONE;
         d->async = isa_ops[in->op].async;
         if (in->op == OP_WGMMA)
-            d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (async_issue) */
+            d->dst = ISA_NO_REG;  /* D is timed by the Tensor Core queue (sm_async.c) */
         /* sources; for st (no destination) this includes opd[0], the address */
         for (uint32_t i = first_src; i < in->nopd; i++) {
             const isa_operand_t *o = &in->opd[i];

@@ -62,7 +62,7 @@ typedef struct sm_deps {
     uint64_t dst_bits;        /* ... and its bits there; 0 when the range
                                  straddles two words (then bit by bit)      */
     uint8_t async;            /* mbarrier, cp.async.bulk, wgmma: timed by
-                                 async_issue (sm.c)                         */
+                                 sm_async_issue (sm_async.c)                */
 } sm_deps_t;
 
 /* Everything one launch shares between SMs (owned by gpu.c). */
