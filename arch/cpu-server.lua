@@ -14,7 +14,7 @@
 -- has two 256-bit FMA pipes (8 FP32 lanes each) and runs a 512-bit
 -- (16-lane) FMA on both together, so 16 FMA = 32 FLOP per cycle per core,
 -- whether the code is AVX2 (2 x 8 lanes) or AVX-512 (1 x 16 lanes). Every
--- FP32 add/mul/fma holds the one FMA port for a cycle (cpu.c), so 7.68 TF
+-- FP32 add/mul/fma holds the one FMA port for a cycle (cpu_time.c), so 7.68 TF
 -- is the most the model can reach (a pure-FMA loop gets within a few %).
 -- Every field is a cpu_desc_t field (sim/core/cpu.h explains the model).
 return {
@@ -33,7 +33,7 @@ return {
   sfu_ports = 1,
   load_ports = 1,            -- [uarch] 2 x 256-bit loads per cycle = one 512-bit load
   store_ports = 1,           -- [uarch] 1 x 256-bit store per cycle: a 512-bit store holds it
-                             -- 2 cycles (cpu.c: 32-byte store data path)
+                             -- 2 cycles (cpu_time.c: 32-byte store data path)
   sfu_interval = 6,          -- [uarch] 512-bit divide throughput ~1 per 5-6 cycles
   lat_alu = 1,               -- [uarch]
   lat_fma = 4,               -- [uarch] FMA latency 4 cycles

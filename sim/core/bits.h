@@ -40,7 +40,7 @@ static inline uint32_t bits_lowest64(uint64_t x)
 }
 
 /* For a function whose time goes into plain loops over the 32 lanes (the
- * coalescer, exec.c's memory instructions): compile it twice, for any
+ * coalescer, exec_mem.c's memory instructions): compile it twice, for any
  * x86-64 and for CPUs with AVX2 (since 2013), whose vector instructions
  * take 8 lanes at once instead of 4; the program picks one when it starts
  * (an ifunc). GCC on x86-64 Linux only: Clang 14 leaves the symbol of such

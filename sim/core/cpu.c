@@ -6,9 +6,9 @@
  * (nearly) global time order and the result depends only on the inputs.
  * One step of a core (core_step) is: start a block if it has none, or
  * execute one instruction of its current thread group with exec_step (the
- * same executor the GPU uses) and time it (time_instr).
+ * same executor the GPU uses) and time it (cpu_time_instr, in cpu_time.c).
  */
-#include "cpu.h"
+#include "cpu_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,109 +16,6 @@
 #include <string.h>
 
 #include "bits.h"
-#include "cache.h"
-#include "dram.h"
-#include "exec.h"
-#include "sm.h"      /* sm_deps_t, sm_decode_deps: operands of each instruction */
-#include "warp.h"
-
-#define CPU_TICKS_PER_CYCLE 1024u  /* DRAM timeline resolution (dram.h) */
-
-/* Where the work-items' saved registers (the "context arrays" of a CPU
- * runtime, see cpu.h) live in the cache model's address space: the window
- * [CPU_CTX_BASE, 2^32), 1 GB. Core i's area starts at i * CPU_CTX_BYTES in
- * it and holds CPU_CTX_REGS registers x 4096 threads (the largest block
- * cpu_desc_validate allows) x 4 bytes, so 1024 cores fill the window.
- * Register r of a thread lies r x (threads of the block) words into its
- * core's area; the registers from %r64 on (ISA_NUM_REGS is 255) run past
- * it into the next cores' areas, and offsets wrap around inside the window
- * (ctx_addr): an alias changes only cache timing, never data (the caches
- * hold tags only). Device allocations (mem.c) start near 0 and would have
- * to pass 3 GB to alias it. */
-#define CPU_CTX_BASE   0xC0000000u
-#define CPU_CTX_WINDOW 0x40000000u
-#define CPU_CTX_REGS   64u
-#define CPU_CTX_BYTES  (CPU_CTX_REGS * 4096u * 4u)
-
-/* Bytes one store port writes per cycle: a SIMD store of more (a 64-byte
- * AVX-512 store on Zen 4, whose store data path is 256 bits wide) holds
- * its port for bytes / 32 cycles. Scalar stores take one cycle. */
-#define CPU_STORE_BYTES_PER_CYCLE 32u
-
-/* One core: its caches, its pipeline state and the block it runs. */
-typedef struct cpu_core {
-    cache_t l1, l2;              /* private caches (tags only)               */
-    /* pipeline */
-    uint64_t fe;                 /* front end: cycle the next instruction dispatches */
-    uint32_t fe_used;            /* instructions dispatched in cycle fe      */
-    uint64_t port_free[UNIT_COUNT + 1][CPU_MAX_PORTS]; /* cycle each port is free;
-                                    row UNIT_COUNT holds the store ports     */
-    uint64_t *rob;               /* rob_size retire cycles (a ring); owned   */
-    uint8_t *rob_mem;            /* 1: that retire time was set by memory    */
-    uint64_t n;                  /* instructions dispatched (ring position)  */
-    uint64_t last_start;         /* start cycle of the newest instruction    */
-    uint64_t last_retire;        /* retire cycle of the newest instruction   */
-    uint8_t last_retire_mem;     /* ... set by a memory wait                 */
-    uint8_t finished;            /* no block left for this core             */
-    uint64_t end;                /* cycle its last instruction retired       */
-    uint64_t time[CPU_T_COUNT];  /* cycles by cpu_time_t                     */
-    /* the block it runs (groups, registers and shared memory: per launch) */
-    int busy;                    /* a block is running                       */
-    uint32_t ctaid[3];           /* that block                               */
-    warp_t *groups;              /* ngroups thread groups; owned per launch  */
-    uint32_t *regs;              /* ngroups x nregs x 32 registers           */
-    uint64_t *ready;             /* ngroups x nregs: their scoreboard        */
-    uint8_t *smem;               /* the block's shared memory                */
-    uint32_t cur;                /* group executing now                      */
-    uint32_t live;               /* groups not done                          */
-    uint32_t at_bar;             /* groups waiting at bar.sync               */
-    uint32_t bar_pc;             /* the bar.sync they wait at (at_bar > 0)   */
-    isa_regset_t *fill;          /* per group: registers saved at its last
-                                    barrier, to reload before it runs on;
-                                    owned per launch                         */
-    uint8_t *filled;             /* per group: 1 if fill is not empty        */
-    uint32_t ctx_off;            /* this core's context area: offset in the
-                                    CPU_CTX_BASE window                      */
-} cpu_core_t;
-
-struct cpu {
-    cpu_desc_t d;                /* copied at create                         */
-    cpu_core_t *core;            /* d.cores entries; owned                   */
-    cache_t l3;                  /* shared by all cores                      */
-    dram_t dram;                 /* channels and their timelines             */
-};
-
-/* What one launch shares between cores: a launch in progress. */
-struct cpu_run {
-    const isa_program_t *prog;
-    sm_deps_t *deps;             /* prog->ncode entries; owned               */
-    isa_regset_t *live;          /* prog->ncode + 1 entries: registers live
-                                    before each pc (live_in); owned          */
-    mem_t *mem;
-    const uint32_t *params;
-    uint32_t grid[3], block[3];
-    uint32_t threads;            /* per block                                */
-    uint32_t ngroups;            /* thread groups per block                  */
-    uint32_t nregs;              /* registers per thread (at least 1)        */
-    uint64_t nblocks, next_block;
-    uint64_t max_instrs;
-    cpu_stats_t *st;             /* = &stats                                 */
-    /* a launch in steps (cpu_run_begin .. cpu_run_end) */
-    cpu_t *cpu;
-    cpu_stats_t stats;           /* running totals, final when done          */
-    uint32_t args[ISA_MAX_PARAMS]; /* the kernel's arguments, copied         */
-    uint32_t ncores;             /* cores in use: min(cores, blocks)         */
-    uint64_t blocks_done;
-    int in_burst;                /* core `best` runs until it passes `second` */
-    uint32_t best;
-    uint64_t second;
-    uint64_t now;                /* cycle every core has reached             */
-    cpu_observer_fn observe;     /* optional                                 */
-    void *observe_user;
-    uint64_t sample_every, next_sample;
-    int state;                   /* CPU_RUN_MORE, _DONE, _FAILED             */
-    simt_err_t err;
-};
 
 /* ---- description ----------------------------------------------------------- */
 
@@ -301,133 +198,6 @@ fail:
 
 const cpu_desc_t *cpu_desc(const cpu_t *c) { return &c->d; }
 
-/* ---- memory hierarchy --------------------------------------------------------- */
-
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-/* DRAM ready tick -> cycle (rounded up). */
-static uint64_t ticks_to_cycle(uint64_t t) { return (t + CPU_TICKS_PER_CYCLE - 1) / CPU_TICKS_PER_CYCLE; }
-
-/* Write a dirty line evicted from level `from` (1: L1, 2: L2, 3: L3) into
- * the next level at cycle t: bandwidth only, nobody waits for it. */
-static void write_back(cpu_t *c, cpu_core_t *k, int from, uint32_t addr, uint64_t t, cpu_stats_t *st)
-{
-    cache_info_t ci;
-    while (from < 3) {
-        cache_t *next = from == 1 ? &k->l2 : &c->l3;
-        cache_lookup(next, addr, 1, 1, NULL, &ci);
-        if (!ci.evicted || !ci.victim_dirty)
-            return;
-        addr = ci.victim_addr;
-        from++;
-    }
-    dram_access(&c->dram, t * CPU_TICKS_PER_CYCLE, addr, c->d.line_bytes, 1, NULL);
-    st->dram_bytes += c->d.line_bytes;
-}
-
-/* Access the line holding addr at cycle t (a load, or a store, which
- * reads the line for ownership when it misses). Returns the cycle its data
- * is ready; *beyond_l1 = 1 if it came from L2, L3 or DRAM. */
-static uint64_t line_access(cpu_t *c, cpu_core_t *k, uint32_t addr, int is_store, uint64_t t,
-                            int *beyond_l1, cpu_stats_t *st)
-{
-    const cpu_desc_t *d = &c->d;
-    cache_info_t c1, c2, c3;
-    uint64_t ready;
-    uint32_t hit = cache_lookup(&k->l1, addr, 1, is_store, NULL, &c1);
-    if (c1.evicted && c1.victim_dirty)
-        write_back(c, k, 1, c1.victim_addr, t, st);
-    if (hit) {
-        st->l1_hits++;
-        *beyond_l1 = 0;
-        return max_u64(t + d->lat_l1, c1.ready);
-    }
-    st->l1_misses++;
-    *beyond_l1 = 1;
-    hit = cache_lookup(&k->l2, addr, 1, 0, NULL, &c2);
-    if (c2.evicted && c2.victim_dirty)
-        write_back(c, k, 2, c2.victim_addr, t, st);
-    if (hit) {
-        st->l2_hits++;
-        ready = max_u64(t + d->lat_l2, c2.ready);
-    } else {
-        st->l2_misses++;
-        hit = cache_lookup(&c->l3, addr, 1, 0, NULL, &c3);
-        if (c3.evicted && c3.victim_dirty)
-            write_back(c, k, 3, c3.victim_addr, t, st);
-        if (hit) {
-            st->l3_hits++;
-            ready = max_u64(t + d->lat_l3, c3.ready);
-        } else {
-            st->l3_misses++;
-            ready = ticks_to_cycle(dram_access(&c->dram, t * CPU_TICKS_PER_CYCLE, addr, d->line_bytes, 0, NULL));
-            st->dram_bytes += d->line_bytes;
-            cache_set_ready(&c->l3, c3.slot, 1, ready);
-        }
-        cache_set_ready(&k->l2, c2.slot, 1, ready);
-    }
-    cache_set_ready(&k->l1, c1.slot, 1, ready);
-    return ready;
-}
-
-/* The cache lines one SIMD access touches (in lane order, each once) and
- * the load/store port cycles it costs: one per line when the active lanes
- * read one word (a broadcast) or consecutive words, else one per lane (a
- * gather or scatter). Sets *gather. Returns the port cycles (at least 1). */
-static uint32_t simd_lines(const exec_info_t *info, uint32_t shift, uint32_t lines[64],
-                           uint32_t *nlines, int *gather)
-{
-    uint32_t nlanes = 0, first = 32, n = 0;
-    int uniform = 1, contiguous = 1;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(info->mask >> l & 1u))
-            continue;
-        uint32_t a = info->addrs[l];
-        if (first == 32)
-            first = l;
-        uniform &= a == info->addrs[first];
-        contiguous &= a == info->addrs[first] + info->bytes * (l - first);
-        /* its first and last byte's lines (an access may cross a line) */
-        uint32_t ends[2] = { a >> shift, (a + info->bytes - 1) >> shift };
-        for (int e = 0; e < 2; e++) {
-            uint32_t j = 0;
-            while (j < n && lines[j] != ends[e])
-                j++;
-            if (j == n)
-                lines[n++] = ends[e];
-        }
-        nlanes++;
-    }
-    *nlines = n;
-    *gather = nlanes > 1 && !(uniform || contiguous);
-    if (nlanes == 0)
-        return 1;
-    return *gather ? nlanes : n;
-}
-
-/* Time one SIMD global access starting at cycle t. Returns the cycle the
- * last line's data is ready; *port_cycles as simd_lines; *beyond_l1 as in
- * line_access. */
-static uint64_t global_access(cpu_t *c, cpu_core_t *k, const exec_info_t *info, uint64_t t,
-                              uint32_t *port_cycles, int *beyond_l1, cpu_stats_t *st)
-{
-    uint32_t lines[64], nlines, shift = 0;
-    int gather;
-    while ((1u << shift) < c->d.line_bytes)
-        shift++;
-    *port_cycles = simd_lines(info, shift, lines, &nlines, &gather);
-    st->gathers += (uint64_t)gather;
-    uint64_t ready = t;
-    *beyond_l1 = 0;
-    for (uint32_t j = 0; j < nlines; j++) {
-        int far;
-        uint64_t r = line_access(c, k, lines[j] << shift, info->is_store, t, &far, st);
-        ready = max_u64(ready, r);
-        *beyond_l1 |= far;
-    }
-    return ready;
-}
-
 /* ---- registers live across barriers ------------------------------------------------ */
 
 /* Add registers first..first+count-1 to set s. Used for the registers
@@ -492,228 +262,6 @@ int cpu_live_in(const isa_program_t *p, isa_regset_t *live, simt_err_t *err)
     live_in_from_deps(p, deps, live);
     free(deps);
     return 0;
-}
-
-/* ---- timing of one instruction ------------------------------------------------- */
-
-/* Earliest-free port of a unit (row) and its index. */
-static uint32_t pick_port(const uint64_t *ports, uint32_t n)
-{
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (ports[i] < ports[best])
-            best = i;
-    return best;
-}
-
-/* Time one instruction of group w on core k: dep its operands, info what
- * exec_step did (or a register save/restore made up by save_regs /
- * restore_regs: ctx = 1, counted in spill_bytes instead of the global
- * bytes). `taken`: a branch that jumped. See cpu.h for the model. */
-static void time_instr(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, const sm_deps_t *dep,
-                       const exec_info_t *info, int taken, int ctx)
-{
-    const cpu_desc_t *d = &c->d;
-    cpu_stats_t *st = r->st;
-
-    /* 1. dispatch: issue_width per cycle, and a free reorder-buffer entry */
-    if (k->fe_used >= d->issue_width) {
-        k->fe++;
-        k->fe_used = 0;
-        k->time[CPU_T_COMPUTE]++;
-    }
-    uint32_t slot = (uint32_t)(k->n % d->rob_size);
-    if (k->n >= d->rob_size && k->rob[slot] > k->fe) {
-        k->time[k->rob_mem[slot] ? CPU_T_MEMORY : CPU_T_COMPUTE] += k->rob[slot] - k->fe;
-        k->fe = k->rob[slot];
-        k->fe_used = 0;
-    }
-    uint64_t disp = k->fe;
-
-    /* 2. operands (register renaming: only true dependencies wait) */
-    uint64_t t = disp;
-    int wait_mem = 0;
-    for (uint32_t i = 0; i < dep->nsrc; i++)
-        for (uint32_t j = 0; j < dep->src_n[i]; j++) {   /* a range: st.v4, wmma */
-            uint64_t rt = w->reg_ready[dep->src[i] + j];
-            if (rt > t) {
-                t = rt;
-                wait_mem = warp_reg_mem(w, dep->src[i] + j);
-            }
-        }
-    for (uint32_t i = 0; i < 3 && dep->psrc[i] != ISA_NO_REG; i++)
-        if (w->pred_ready[dep->psrc[i]] > t) {
-            t = w->pred_ready[dep->psrc[i]];
-            wait_mem = 0;
-        }
-    if (d->in_order) {
-        for (uint32_t j = 0; dep->dst != ISA_NO_REG && j < dep->dst_n; j++)
-            if (w->reg_ready[dep->dst + j] > t)
-                t = w->reg_ready[dep->dst + j];
-        if (k->last_start > t)
-            t = k->last_start;
-    }
-
-    /* 3. a port of its unit */
-    uint32_t unit = dep->unit, row = unit, nports = d->alu_ports, busy = 1, lat = d->lat_alu;
-    int is_mem = unit == UNIT_LSU && info->space != SPACE_PARAM;
-    switch (unit) {
-    case UNIT_FMA: nports = d->fma_ports; lat = d->lat_fma; break;
-    case UNIT_SFU: nports = d->sfu_ports; lat = d->lat_sfu; busy = d->sfu_interval; break;
-    case UNIT_LSU:
-        if (is_mem && info->is_store && info->op == OP_ST) {
-            row = UNIT_COUNT;
-            nports = d->store_ports;
-        } else if (is_mem) {
-            nports = d->load_ports;
-        } else {
-            row = UNIT_ALU;           /* ld.param: the argument is in a register */
-        }
-        break;
-    case UNIT_BAR: lat = 1; break;   /* a barrier ends one work-item loop: no wait */
-    default: row = UNIT_ALU; break;  /* ALU, branch, exit, nop */
-    }
-    uint64_t *ports = k->port_free[row];
-    uint32_t p = pick_port(ports, nports);
-    if (unit != UNIT_BAR && ports[p] > t) {
-        t = ports[p];
-        wait_mem = 0;
-    }
-
-    /* 4. start and finish */
-    uint64_t done = t + lat;
-    int result_mem = wait_mem && t > disp;
-    if (is_mem) {
-        int far = 0;
-        uint64_t bytes = 0;
-        for (uint32_t m = info->mask; m; m &= m - 1)
-            bytes += info->bytes;
-        if (info->space == SPACE_SHARED) {
-            /* shared memory is an ordinary per-core buffer that stays in L1 */
-            uint32_t lines[64], nlines, shift = 0;
-            int gather;
-            while ((1u << shift) < d->line_bytes)
-                shift++;
-            busy = simd_lines(info, shift, lines, &nlines, &gather);
-            done = t + d->lat_l1;
-        } else {
-            done = global_access(c, k, info, t, &busy, &far, st);
-            if (info->is_store && info->op == OP_ST)
-                done = t + 1;               /* the store buffer takes it */
-            if (ctx)
-                st->spill_bytes += bytes;
-            else if (info->is_store)
-                st->st_bytes += bytes;
-            else
-                st->ld_bytes += bytes;
-        }
-        /* the store data path is CPU_STORE_BYTES_PER_CYCLE wide */
-        if (info->is_store && info->op == OP_ST) {
-            uint32_t data = (uint32_t)((bytes + CPU_STORE_BYTES_PER_CYCLE - 1) / CPU_STORE_BYTES_PER_CYCLE);
-            if (data > busy)
-                busy = data;
-        }
-        result_mem |= far;
-    }
-    if (unit != UNIT_BAR)
-        ports[p] = t + busy;
-    if (d->in_order && t > disp) {
-        /* an in-order core's front end waits for the instruction to start */
-        k->time[result_mem || wait_mem ? CPU_T_MEMORY : CPU_T_COMPUTE] += t - disp;
-        k->fe = t;
-        k->fe_used = 0;
-    }
-    k->last_start = t;
-
-    /* 5. results and retirement (in order) */
-    if (dep->dst != ISA_NO_REG) {
-        for (uint32_t j = 0; j < dep->dst_n; j++) {   /* ld.v4: all at once */
-            w->reg_ready[dep->dst + j] = done;
-            warp_set_reg_mem(w, dep->dst + j, result_mem);
-        }
-    }
-    if (dep->pdst != ISA_NO_REG)
-        w->pred_ready[dep->pdst] = done;
-    if (done >= k->last_retire) {
-        k->last_retire = done;
-        k->last_retire_mem = (uint8_t)result_mem;
-    }
-    k->rob[slot] = k->last_retire;
-    k->rob_mem[slot] = k->last_retire_mem;
-    k->n++;
-    k->fe_used++;
-    if (taken)
-        k->fe_used = d->issue_width;   /* a taken branch ends the fetch group */
-}
-
-/* ---- register save and restore at barriers -------------------------------------- */
-
-/* A made-up SIMD access of register reg of group g (its lanes: mask) to
- * the core's context area: the runtime's array ctx_reg[thread] for that
- * register, so the group's lanes are consecutive words. */
-static void ctx_access(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, warp_t *w, uint32_t g,
-                       uint32_t reg, int store)
-{
-    uint32_t W = c->d.simd_width;
-    uint32_t lane0 = (g * W) % WARP_SIZE;
-    exec_info_t info;
-    memset(&info, 0, sizeof info);
-    info.op = store ? OP_ST : OP_LD;
-    info.space = SPACE_GLOBAL;
-    info.is_store = (uint8_t)store;
-    info.bytes = 4;
-    info.parts = 1;
-    info.mask = w->live;
-    for (uint32_t l = 0; l < WARP_SIZE; l++)
-        if (w->live >> l & 1u)
-            info.addrs[l] = CPU_CTX_BASE + (uint32_t)(((uint64_t)k->ctx_off +
-                            ((uint64_t)reg * r->ngroups * W + g * W + (l - lane0)) * 4u) % CPU_CTX_WINDOW);
-    sm_deps_t dep;
-    memset(&dep, 0, sizeof dep);
-    dep.unit = UNIT_LSU;
-    dep.dst = dep.pdst = ISA_NO_REG;
-    dep.psrc[0] = dep.psrc[1] = dep.psrc[2] = ISA_NO_REG;
-    dep.dst_n = 1;
-    if (store) {
-        dep.nsrc = 1;
-        dep.src[0] = (uint8_t)reg;
-        dep.src_n[0] = 1;
-    } else {
-        dep.dst = (uint8_t)reg;
-    }
-    time_instr(c, k, r, w, &dep, &info, 0, 1);
-    r->st->spill_instrs++;
-}
-
-/* Group g of core k has just executed the bar.sync at pc: store every
- * register live after the barrier (one SIMD store each) and remember them
- * for restore_regs. This is what a CPU runtime pays to run many threads on
- * one core between barriers (cpu.h, "Barriers"). */
-static void save_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g, uint32_t pc)
-{
-    const isa_regset_t *m = &r->live[pc + 1];
-    warp_t *w = &k->groups[g];
-    uint64_t any = 0;
-    for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
-        if (isa_regset_has(m, reg))
-            ctx_access(c, k, r, w, g, reg, 1);
-    for (uint32_t i = 0; i < ISA_REG_WORDS; i++)
-        any |= m->w[i];
-    k->fill[g] = *m;
-    k->filled[g] = any != 0;
-}
-
-/* Group g is about to run again after a barrier: reload its saved
- * registers (one SIMD load each; later instructions wait for them). */
-static void restore_regs(cpu_t *c, cpu_core_t *k, const cpu_run_t *r, uint32_t g)
-{
-    const isa_regset_t *m = &k->fill[g];
-    warp_t *w = &k->groups[g];
-    for (uint32_t reg = 0; reg < ISA_NUM_REGS; reg++)
-        if (isa_regset_has(m, reg))
-            ctx_access(c, k, r, w, g, reg, 0);
-    memset(&k->fill[g], 0, sizeof k->fill[g]);
-    k->filled[g] = 0;
 }
 
 /* ---- blocks and thread groups ---------------------------------------------------- */
@@ -818,7 +366,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
                          r->prog->name, r->st->instrs, c->d.name);
     warp_t *w = &k->groups[k->cur];
     if (k->filled[k->cur])
-        restore_regs(c, k, r, k->cur);
+        cpu_restore_regs(c, k, r, k->cur);
     exec_ctx_t x = {
         .prog = r->prog, .mem = r->mem, .smem = k->smem, .smem_bytes = r->prog->shared_bytes,
         .params = r->params, .smid = i, .clock = k->fe,
@@ -831,7 +379,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
     if (exec_step(&x, w, &info, err) != 0)
         return -1;
     int taken = r->prog->code[pc].op == OP_BRA && w->depth > 0 && warp_pc(w) != pc + 1;
-    time_instr(c, k, r, w, &r->deps[pc], &info, taken, 0);
+    cpu_time_instr(c, k, r, w, &r->deps[pc], &info, taken, 0);
     r->st->instrs++;
     r->st->thread_instrs += bits_popcount32(info.mask);
     r->st->flops += info.flops;
@@ -855,7 +403,7 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
                              k->ctaid[1], k->ctaid[2], r->prog->file, r->prog->code[k->bar_pc].line,
                              r->prog->code[pc].line);
         k->bar_pc = pc;
-        save_regs(c, k, r, k->cur, pc);
+        cpu_save_regs(c, k, r, k->cur, pc);
         w->state = WARP_BARRIER;
         k->at_bar++;
         next_group(k, r);
@@ -1166,3 +714,4 @@ int cpu_launch(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_launch_t *i
     cpu_run_advance(r, UINT64_MAX, 0, err);
     return cpu_run_end(r, out, err);
 }
+

@@ -1,5 +1,6 @@
-/* gpu.c - the GPU as a whole: description checks, launch limits,
- * occupancy, the block dispatcher and the run loop.
+/* gpu.c - the GPU as a whole: launch limits, occupancy, the block
+ * dispatcher and the run loop (the description's defaults and checks:
+ * gpu_desc.c).
  *
  * The run loop (gpu_launch) steps SMs in time order: at each step it takes
  * the earliest cycle at which any SM has something to do and simulates that
@@ -10,8 +11,8 @@
  * places whole clusters instead, each CTA on a different SM, when that many
  * SMs have room (place_cluster); an SM of a cluster that another SM's
  * instruction reaches (a remote mbarrier arrival, a multicast copy, a
- * barrier.cluster release) is woken for the next cycle (sm.c wake_sm), so
- * the run loop's skipping stays exact.
+ * barrier.cluster release) is woken for the next cycle (sm_async.c
+ * wake_sm), so the run loop's skipping stays exact.
  */
 #define _DEFAULT_SOURCE   /* madvise (Linux: huge pages for the SMs' state) */
 #include "gpu.h"
@@ -209,193 +210,6 @@ static int place_cluster(gpu_run_t *run, sm_cluster_t *table, uint32_t ntable, u
 
 /* Host memory the simulator may use for device allocations. */
 #define GPU_HOST_LIMIT (4ull << 30)
-
-/* The same values as arch/edu-tiny.lua (tests/unit/test_arch.c checks it). */
-void gpu_desc_default(gpu_desc_t *d)
-{
-    memset(d, 0, sizeof *d);
-    snprintf(d->name, sizeof d->name, "edu-tiny");
-    snprintf(d->vendor_name, sizeof d->vendor_name, "simtlab teaching GPU (2 SMs)");
-    d->sms = 2;
-    d->clock_mhz = 1000.0;
-    d->schedulers_per_sm = 4;
-    d->fp32_lanes_per_sm = 32;
-    d->int_lanes_per_sm = 16;
-    d->sfu_lanes_per_sm = 4;
-    d->lsu_lanes_per_sm = 8;
-    d->sched = SCHED_LRR;
-    d->tc_flops_per_clk_f16 = 512;
-    d->tc_flops_per_clk_bf16 = 512;
-    d->tc_flops_per_clk_tf32 = 256;
-    d->tc_flops_per_clk_fp8 = 1024;
-    d->tc_sync_flops_per_clk_f16 = 0;   /* 0: wmma.mma at the rates above */
-    d->tc_sync_flops_per_clk_bf16 = 0;
-    d->tc_sync_flops_per_clk_tf32 = 0;
-    d->tc_sync_flops_per_clk_fp8 = 0;
-    d->max_threads_per_sm = 256;
-    d->max_blocks_per_sm = 4;
-    d->max_threads_per_block = 256;
-    d->regs_per_sm = 16384;
-    d->max_regs_per_thread = 255;
-    d->reg_alloc_unit = 256;
-    d->smem_per_sm = 16 * 1024;
-    d->smem_per_block = 16 * 1024;
-    d->max_grid[0] = 65535;
-    d->max_grid[1] = 65535;
-    d->max_grid[2] = 65535;
-    d->max_cluster_size = 2;
-    d->lat_cluster = 100;
-    d->wgmma = 0;
-    d->lat_alu = 4;
-    d->lat_fma = 4;
-    d->lat_sfu = 16;
-    d->lat_branch = 2;
-    d->lat_tensor = 32;
-    d->lat_smem = 20;
-    d->lat_l1 = 30;
-    d->lat_l2 = 100;
-    d->lat_dram = 300;
-    d->smem_banks = 32;
-    d->l1_bytes = 8 * 1024;
-    d->l1_assoc = 4;
-    d->l2_bytes = 128 * 1024;
-    d->l2_assoc = 8;
-    d->line_bytes = 128;
-    d->sector_bytes = 32;
-    d->dram_fetch_bytes = 32;   /* = sector_bytes (0 also means that) */
-    d->l2_partitions = 1;
-    d->lat_l2_far = 0;          /* unused with one partition */
-    d->l2_bytes_per_clk = 64.0;
-    d->dram_gbps = 32.0;
-    d->dram_channels = 16;
-    d->dram_efficiency = 0.92;
-    d->dram_trefi_ns = 0.0;     /* refresh not modelled */
-    d->dram_refresh_ns = 0.0;
-    d->max_mem_inflight = 16;
-    d->mem_bytes = 256ull << 20;
-    d->tdp_watts = 10.0;
-    d->price_per_hour = 0.0;
-    d->launch_us = 3.0;
-    d->nvlink_gbps = 50.0;
-    d->pcie_gbps = 16.0;
-    d->pageable_gbps = 4.0;
-}
-
-/* Range checks naming the field (err.h). */
-static int check_u(const char *field, uint64_t v, uint64_t lo, uint64_t hi, simt_err_t *err)
-{
-    return simt_check_u("GPU", field, v, lo, hi, err);
-}
-
-static int check_f(const char *field, double v, double lo, double hi, simt_err_t *err)
-{
-    return simt_check_f("GPU", field, v, lo, hi, err);
-}
-
-static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
-int gpu_desc_validate(const gpu_desc_t *d, simt_err_t *err)
-{
-    if (check_u("sms", d->sms, 1, 1024, err) ||
-        check_f("clock_mhz", d->clock_mhz, 1.0, 10000.0, err) ||
-        check_u("schedulers_per_sm", d->schedulers_per_sm, 1, SM_MAX_SCHEDULERS, err) ||
-        check_u("fp32_lanes_per_sm", d->fp32_lanes_per_sm, 1, 1024, err) ||
-        check_u("int_lanes_per_sm", d->int_lanes_per_sm, 1, 1024, err) ||
-        check_u("sfu_lanes_per_sm", d->sfu_lanes_per_sm, 1, 1024, err) ||
-        check_u("lsu_lanes_per_sm", d->lsu_lanes_per_sm, 1, 1024, err) ||
-        check_u("sched", d->sched, SCHED_LRR, SCHED_GTO, err) ||
-        check_u("sched_reference", d->sched_reference, 0, 1, err) ||
-        check_u("tc_flops_per_clk_f16", d->tc_flops_per_clk_f16, 0, 1u << 20, err) ||
-        check_u("tc_flops_per_clk_bf16", d->tc_flops_per_clk_bf16, 0, 1u << 20, err) ||
-        check_u("tc_flops_per_clk_tf32", d->tc_flops_per_clk_tf32, 0, 1u << 20, err) ||
-        check_u("tc_flops_per_clk_fp8", d->tc_flops_per_clk_fp8, 0, 1u << 20, err) ||
-        check_u("tc_sync_flops_per_clk_f16", d->tc_sync_flops_per_clk_f16, 0, 1u << 20, err) ||
-        check_u("tc_sync_flops_per_clk_bf16", d->tc_sync_flops_per_clk_bf16, 0, 1u << 20, err) ||
-        check_u("tc_sync_flops_per_clk_tf32", d->tc_sync_flops_per_clk_tf32, 0, 1u << 20, err) ||
-        check_u("tc_sync_flops_per_clk_fp8", d->tc_sync_flops_per_clk_fp8, 0, 1u << 20, err) ||
-        check_u("lat_tensor", d->lat_tensor, 1, 10000, err) ||
-        check_u("max_threads_per_sm", d->max_threads_per_sm, 32, 65536, err) ||
-        check_u("max_blocks_per_sm", d->max_blocks_per_sm, 1, 1024, err) ||
-        check_u("max_threads_per_block", d->max_threads_per_block, 1, 4096, err) ||
-        check_u("regs_per_sm", d->regs_per_sm, 1024, 1u << 24, err) ||
-        check_u("max_regs_per_thread", d->max_regs_per_thread, 1, ISA_NUM_REGS, err) ||
-        check_u("reg_alloc_unit", d->reg_alloc_unit, 1, 4096, err) ||
-        check_u("smem_per_sm", d->smem_per_sm, 0, 1u << 24, err) ||
-        check_u("smem_per_block", d->smem_per_block, 0, d->smem_per_sm, err) ||
-        check_u("max_grid[1]", d->max_grid[0], 1, 0xFFFFFFFFu, err) ||
-        check_u("max_grid[2]", d->max_grid[1], 1, 0xFFFFFFFFu, err) ||
-        check_u("max_grid[3]", d->max_grid[2], 1, 0xFFFFFFFFu, err) ||
-        check_u("max_cluster_size", d->max_cluster_size, 1, GPU_MAX_CLUSTER, err) ||
-        check_u("lat_cluster", d->lat_cluster, 1, 10000, err) ||
-        check_u("wgmma", d->wgmma, 0, 1, err) ||
-        check_u("lat_alu", d->lat_alu, 1, 10000, err) ||
-        check_u("lat_fma", d->lat_fma, 1, 10000, err) ||
-        check_u("lat_sfu", d->lat_sfu, 1, 10000, err) ||
-        check_u("lat_branch", d->lat_branch, 1, 10000, err) ||
-        check_u("lat_smem", d->lat_smem, 1, 10000, err) ||
-        check_u("lat_l1", d->lat_l1, 1, 100000, err) ||
-        check_u("lat_l2", d->lat_l2, d->lat_l1, 100000, err) ||
-        check_u("lat_dram", d->lat_dram, d->lat_l2, 100000, err) ||
-        check_u("smem_banks", d->smem_banks, 1, 64, err) ||
-        check_u("l1_assoc", d->l1_assoc, 1, 64, err) ||
-        check_u("l2_assoc", d->l2_assoc, 1, 64, err) ||
-        check_u("l1_bytes", d->l1_bytes, 1024, 1u << 24, err) ||
-        check_u("l2_bytes", d->l2_bytes, 1024, 1u << 30, err) ||
-        check_u("line_bytes", d->line_bytes, 32, 1024, err) ||
-        check_u("sector_bytes", d->sector_bytes, 4, d->line_bytes, err) ||
-        check_u("l2_partitions", d->l2_partitions, 1, 2, err) ||
-        check_u("lat_l2_far", d->lat_l2_far, 0, 100000, err) ||
-        (d->dram_fetch_bytes &&
-         check_u("dram_fetch_bytes", d->dram_fetch_bytes, d->sector_bytes, d->line_bytes, err)) ||
-        check_f("l2_bytes_per_clk", d->l2_bytes_per_clk, 1.0, 1e6, err) ||
-        check_f("dram_gbps", d->dram_gbps, 0.1, 1e6, err) ||
-        check_u("dram_channels", d->dram_channels, 1, 4096, err) ||
-        check_f("dram_efficiency", d->dram_efficiency, 0.01, 1.0, err) ||
-        check_f("dram_trefi_ns", d->dram_trefi_ns, 0.0, 1e9, err) ||
-        check_f("dram_refresh_ns", d->dram_refresh_ns, 0.0, 1e9, err) ||
-        check_u("max_mem_inflight", d->max_mem_inflight, 1, 65536, err) ||
-        check_u("mem_bytes", d->mem_bytes, 4096, 1ull << 50, err) ||
-        check_f("tdp_watts", d->tdp_watts, 0.0, 1e6, err) ||
-        check_f("price_per_hour", d->price_per_hour, 0.0, 1e6, err) ||
-        check_f("launch_us", d->launch_us, 0.0, 1e6, err) ||
-        check_f("nvlink_gbps", d->nvlink_gbps, 0.0, 1e5, err) ||
-        check_f("pcie_gbps", d->pcie_gbps, 0.0, 1e5, err) ||
-        check_f("pageable_gbps", d->pageable_gbps, 0.0, 1e5, err) ||
-        check_f("power_static_w", d->power_static_w, 0.0, 1e6, err) ||
-        check_f("power_pj_instr", d->power_pj_instr, 0.0, 1e6, err) ||
-        check_f("power_pj_fp32", d->power_pj_fp32, 0.0, 1e6, err) ||
-        check_f("power_pj_int", d->power_pj_int, 0.0, 1e6, err) ||
-        check_f("power_pj_sfu", d->power_pj_sfu, 0.0, 1e6, err) ||
-        check_f("power_pj_tc_f16", d->power_pj_tc_f16, 0.0, 1e6, err) ||
-        check_f("power_pj_tc_bf16", d->power_pj_tc_bf16, 0.0, 1e6, err) ||
-        check_f("power_pj_tc_tf32", d->power_pj_tc_tf32, 0.0, 1e6, err) ||
-        check_f("power_pj_tc_fp8", d->power_pj_tc_fp8, 0.0, 1e6, err) ||
-        check_f("power_pj_byte_l1", d->power_pj_byte_l1, 0.0, 1e6, err) ||
-        check_f("power_pj_byte_l2", d->power_pj_byte_l2, 0.0, 1e6, err) ||
-        check_f("power_pj_byte_dram", d->power_pj_byte_dram, 0.0, 1e6, err) ||
-        check_f("power_volt_slope", d->power_volt_slope, 0.0, 1.0, err) ||
-        check_f("power_mhz_min", d->power_mhz_min, 0.0, d->clock_mhz, err))
-        return -1;
-    if (d->max_threads_per_sm > 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm)
-        return simt_errf(err, SIMT_E_USAGE, "GPU field 'max_threads_per_sm' (%" PRIu32 ") would give each of the %"
-                         PRIu32 " schedulers more than %d warps (%" PRIu32 " threads at most; raise "
-                         "schedulers_per_sm or lower max_threads_per_sm)", d->max_threads_per_sm,
-                         d->schedulers_per_sm, SM_MAX_WARPS_PER_SCHED, 32u * SM_MAX_WARPS_PER_SCHED * d->schedulers_per_sm);
-    if (!is_pow2(d->line_bytes) || !is_pow2(d->sector_bytes))
-        return simt_errf(err, SIMT_E_USAGE, "GPU fields 'line_bytes' (%" PRIu32 ") and 'sector_bytes' (%" PRIu32
-                         ") must be powers of two", d->line_bytes, d->sector_bytes);
-    if (d->dram_fetch_bytes && !is_pow2(d->dram_fetch_bytes))
-        return simt_errf(err, SIMT_E_USAGE, "GPU field 'dram_fetch_bytes' (%" PRIu32 ") must be a power of two "
-                         "(or 0: the sector size)", d->dram_fetch_bytes);
-    if (d->dram_trefi_ns > 0.0 && !(d->dram_refresh_ns < d->dram_trefi_ns))
-        return simt_errf(err, SIMT_E_USAGE, "GPU field 'dram_refresh_ns' (%g) must be shorter than "
-                         "'dram_trefi_ns' (%g), the time between two refreshes", d->dram_refresh_ns,
-                         d->dram_trefi_ns);
-    if (d->l1_bytes % (d->line_bytes * d->l1_assoc) || d->l2_bytes % (d->line_bytes * d->l2_assoc))
-        return simt_errf(err, SIMT_E_USAGE, "GPU cache sizes must be multiples of line_bytes x assoc "
-                         "(l1_bytes %" PRIu32 ", l2_bytes %" PRIu32 ")", d->l1_bytes, d->l2_bytes);
-    return 0;
-}
 
 gpu_t *gpu_create(const gpu_desc_t *d, simt_err_t *err)
 {
@@ -689,22 +503,18 @@ static int dispatch(void *user, const gpu_run_t *run, const gpu_event_t *ev)
     return 0;
 }
 
-gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
-                         const uint32_t *args, uint32_t nargs, simt_err_t *err)
+/* The launch's shape and limits (gpu_run_begin): the grid and block,
+ * the arguments, the unit timing, and what one SM can hold, each checked
+ * against the GPU with a report that names the limit. 0, or -1. */
+static int launch_shape(gpu_run_t *r, gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
+                        const uint32_t *args, uint32_t nargs, simt_err_t *err)
 {
     const gpu_desc_t *d = &g->desc;
-    gpu_run_t *r = calloc(1, sizeof *r);
-    if (!r) {
-        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
-        return NULL;
-    }
     sm_launch_t *l = &r->l;
     if (check_launch(g, p, in, nargs, l->grid, l->block, err) != 0)
-        goto fail;
-    if (nargs > ISA_MAX_PARAMS) {   /* check_launch compared it with p->nparams */
-        simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes too many arguments", p->name);
-        goto fail;
-    }
+        return -1;
+    if (nargs > ISA_MAX_PARAMS)   /* check_launch compared it with p->nparams */
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' takes too many arguments", p->name);
     if (nargs)   /* args may be NULL for a kernel without parameters */
         memcpy(r->args, args, nargs * sizeof *args);
     l->desc = d;
@@ -720,61 +530,65 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
         l->cluster_size *= l->cluster[a];
     }
     l->warps_per_block = ceil_div(l->threads_per_block, 32);
-    if (p->nregs > d->max_regs_per_thread) {
-        simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " registers per thread (%%r0..%%r%" PRIu32
-                  "), more than the %" PRIu32 " a thread may have on %s (max_regs_per_thread)",
-                  p->name, p->nregs, p->nregs - 1, d->max_regs_per_thread, d->name);
-        goto fail;
-    }
-    if (block_regs(d, p, l->warps_per_block) > d->regs_per_sm) {
-        simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
-                  " registers each), more than the %" PRIu32 " of one SM on %s",
-                  block_regs(d, p, l->warps_per_block), l->threads_per_block, p->nregs, d->regs_per_sm, d->name);
-        goto fail;
-    }
+    if (p->nregs > d->max_regs_per_thread)
+        return simt_errf(err, SIMT_E_LAUNCH, "kernel '%s' needs %" PRIu32 " registers per thread (%%r0..%%r%"
+                         PRIu32 "), more than the %" PRIu32 " a thread may have on %s (max_regs_per_thread)",
+                         p->name, p->nregs, p->nregs - 1, d->max_regs_per_thread, d->name);
+    if (block_regs(d, p, l->warps_per_block) > d->regs_per_sm)
+        return simt_errf(err, SIMT_E_LAUNCH, "block needs %" PRIu64 " registers (%" PRIu32 " threads x %" PRIu32
+                         " registers each), more than the %" PRIu32 " of one SM on %s",
+                         block_regs(d, p, l->warps_per_block), l->threads_per_block, p->nregs, d->regs_per_sm,
+                         d->name);
     set_unit_timing(d, l);
     if (check_tensor_formats(d, p, err) != 0)
-        goto fail;
-
+        return -1;
     r->occ = occupancy(d, p, l->warps_per_block, &r->limit);
-    if (r->occ == 0) {
-        simt_errf(err, SIMT_E_LAUNCH, "a block of %" PRIu32 " threads (%" PRIu32 " warps) does not fit "
-                  "on one SM of %s: limited by %s", l->threads_per_block, l->warps_per_block, d->name, r->limit);
-        goto fail;
-    }
+    if (r->occ == 0)
+        return simt_errf(err, SIMT_E_LAUNCH, "a block of %" PRIu32 " threads (%" PRIu32 " warps) does not fit "
+                         "on one SM of %s: limited by %s", l->threads_per_block, l->warps_per_block, d->name,
+                         r->limit);
     r->max_cycles = in->max_cycles ? in->max_cycles : GPU_DEFAULT_MAX_CYCLES;
-    if (r->max_cycles > GPU_MAX_CYCLES_LIMIT) {
-        simt_errf(err, SIMT_E_LAUNCH, "max_cycles %" PRIu64 " exceeds the simulator's limit of %llu cycles",
-                  r->max_cycles, GPU_MAX_CYCLES_LIMIT);
-        goto fail;
-    }
+    if (r->max_cycles > GPU_MAX_CYCLES_LIMIT)
+        return simt_errf(err, SIMT_E_LAUNCH, "max_cycles %" PRIu64 " exceeds the simulator's limit of %llu cycles",
+                         r->max_cycles, GPU_MAX_CYCLES_LIMIT);
     r->max_instrs = in->max_warp_instrs ? in->max_warp_instrs : GPU_DEFAULT_MAX_WARP_INSTRS;
     r->nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    uint32_t nsm = r->nblocks < d->sms ? (uint32_t)r->nblocks : d->sms;
-    uint32_t slots = r->occ < ceil_div(r->nblocks, nsm) ? r->occ : ceil_div(r->nblocks, nsm);
+    return 0;
+}
 
-    {
-        /* what the state below takes, counted before any of it is made */
-        size_t sm_bytes = sm_host_bytes(l, slots);
-        uint64_t deps = (uint64_t)p->ncode * sizeof *r->deps + (uint64_t)nsm * sizeof *r->sms
-                        + (l->cluster_size > 1 ? (uint64_t)nsm * slots * sizeof *r->table : 0);
-        uint64_t state = (uint64_t)sm_bytes * nsm;
-        uint64_t checker = in->check ? check_host_bytes(p, nsm, slots, l->warps_per_block) : 0;
-        r->host_bytes = sizeof *r + deps + state + checker;
-        if (in->max_host_bytes && r->host_bytes > in->max_host_bytes) {
-            char chk[96] = "";
-            if (in->check)
-                snprintf(chk, sizeof chk, ", and %" PRIu64 " MB for the kernel checker's shadow state",
-                         (checker + (1u << 20) - 1) >> 20);
-            simt_errf(err, SIMT_E_NOMEM, "the launch's state does not fit in the memory left (%" PRIu64 " MB): "
-                      "%" PRIu32 " SMs x %" PRIu32 " resident blocks of %" PRIu32 " threads need %" PRIu64 " MB for "
-                      "registers, scoreboards and shared memory%s (use fewer SMs, smaller blocks or check = false, "
-                      "or raise --max-memory)",
-                      in->max_host_bytes >> 20, nsm, slots, l->threads_per_block,
-                      (state + deps + (1u << 20) - 1) >> 20, chk);
-            goto fail;
-        }
-    }
+/* What the launch's host state takes (nsm SMs of `slots` block slots),
+ * counted before any of it is made, into r->host_bytes: a report if that
+ * is more than the memory left (in->max_host_bytes). 0, or -1. */
+static int host_budget(gpu_run_t *r, const isa_program_t *p, const gpu_launch_t *in, uint32_t nsm,
+                       uint32_t slots, simt_err_t *err)
+{
+    const sm_launch_t *l = &r->l;
+    size_t sm_bytes = sm_host_bytes(l, slots);
+    uint64_t deps = (uint64_t)p->ncode * sizeof *r->deps + (uint64_t)nsm * sizeof *r->sms
+                    + (l->cluster_size > 1 ? (uint64_t)nsm * slots * sizeof *r->table : 0);
+    uint64_t state = (uint64_t)sm_bytes * nsm;
+    uint64_t checker = in->check ? check_host_bytes(p, nsm, slots, l->warps_per_block) : 0;
+    r->host_bytes = sizeof *r + deps + state + checker;
+    if (!in->max_host_bytes || r->host_bytes <= in->max_host_bytes)
+        return 0;
+    char chk[96] = "";
+    if (in->check)
+        snprintf(chk, sizeof chk, ", and %" PRIu64 " MB for the kernel checker's shadow state",
+                 (checker + (1u << 20) - 1) >> 20);
+    return simt_errf(err, SIMT_E_NOMEM, "the launch's state does not fit in the memory left (%" PRIu64 " MB): "
+                     "%" PRIu32 " SMs x %" PRIu32 " resident blocks of %" PRIu32 " threads need %" PRIu64 " MB for "
+                     "registers, scoreboards and shared memory%s (use fewer SMs, smaller blocks or check = false, "
+                     "or raise --max-memory)",
+                     in->max_host_bytes >> 20, nsm, slots, l->threads_per_block,
+                     (state + deps + (1u << 20) - 1) >> 20, chk);
+}
+
+/* Make the launch's state: decoded instructions, nsm SMs of `slots` block
+ * slots each, the cluster table, the kernel checker. 0, or -1. */
+static int make_state(gpu_run_t *r, const isa_program_t *p, const gpu_launch_t *in, uint32_t nsm,
+                      uint32_t slots, simt_err_t *err)
+{
+    sm_launch_t *l = &r->l;
     r->deps = calloc(p->ncode, sizeof *r->deps);
     r->sms = calloc(nsm, sizeof *r->sms);
     /* clusters in flight: at most one per block slot (a cluster of one
@@ -783,19 +597,36 @@ gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *i
     r->table = r->ntable ? calloc(r->ntable, sizeof *r->table) : NULL;
     size_t sm_bytes = sm_host_bytes(l, slots);
     r->sm_state = alloc_sm_state(sm_bytes * nsm);
-    if (!r->deps || !r->sms || !r->sm_state || (r->ntable && !r->table)) {
-        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
-        goto fail;
-    }
+    if (!r->deps || !r->sms || !r->sm_state || (r->ntable && !r->table))
+        return simt_errf(err, SIMT_E_NOMEM, "host out of memory");
     sm_decode_deps(p, r->deps);
     l->deps = r->deps;
     l->sms = r->sms;
     if (in->check && !(l->check = check_create(p, nsm, slots, l->warps_per_block, err)))
-        goto fail;
+        return -1;
     if (l->check && in->max_host_bytes)   /* what is left for its records of global stores */
         check_set_budget(l->check, in->max_host_bytes - r->host_bytes + 1);
     for (uint32_t i = 0; i < nsm; i++)
         sm_init(&r->sms[i], i, l, slots, r->sm_state + sm_bytes * i);
+    return 0;
+}
+
+gpu_run_t *gpu_run_begin(gpu_t *g, const isa_program_t *p, const gpu_launch_t *in,
+                         const uint32_t *args, uint32_t nargs, simt_err_t *err)
+{
+    const gpu_desc_t *d = &g->desc;
+    gpu_run_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        simt_errf(err, SIMT_E_NOMEM, "host out of memory");
+        return NULL;
+    }
+    sm_launch_t *l = &r->l;
+    if (launch_shape(r, g, p, in, args, nargs, err) != 0)
+        goto fail;
+    uint32_t nsm = r->nblocks < d->sms ? (uint32_t)r->nblocks : d->sms;
+    uint32_t slots = r->occ < ceil_div(r->nblocks, nsm) ? r->occ : ceil_div(r->nblocks, nsm);
+    if (host_budget(r, p, in, nsm, slots, err) != 0 || make_state(r, p, in, nsm, slots, err) != 0)
+        goto fail;
     r->g = g;
     memsys_reset(&g->memsys, !in->warm_caches);
     for (uint32_t i = 0; i < in->nwarm; i++)   /* tensors a warm-up left in L2 */

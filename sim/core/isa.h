@@ -537,7 +537,7 @@ typedef struct isa_opinfo {
     const char *doc;    /* one line: what it does and what it costs       */
     uint8_t async;      /* 1: its effects are timed by the SM's
                            asynchronous machinery (mbarriers, bulk copies,
-                           wgmma, clusters: sm.c async_issue), not by the
+                           wgmma, clusters: sm_async.c), not by the
                            unit latency or the load path                  */
     uint8_t f32_flops;  /* FLOP per active lane of its .f32 form (fma 2,
                            add/mul/rcp... 1, mov/abs/neg 0); the Tensor

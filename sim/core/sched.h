@@ -81,8 +81,6 @@ typedef struct sched {
     uint64_t tc_free;             /* its Tensor Core's wgmma queue is free   */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
-    uint8_t reference;            /* pick with sched_pick_reference (the GPU
-                                     field sched_reference)                 */
     uint64_t live;                /* warps in state WARP_READY               */
     uint64_t at_barrier;          /* warps in state WARP_BARRIER             */
     uint64_t awake;               /* live warps whose operands are ready     */

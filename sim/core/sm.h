@@ -62,7 +62,7 @@ typedef struct sm_deps {
     uint64_t dst_bits;        /* ... and its bits there; 0 when the range
                                  straddles two words (then bit by bit)      */
     uint8_t async;            /* mbarrier, cp.async.bulk, wgmma: timed by
-                                 async_issue (sm.c)                         */
+                                 sm_async_issue (sm_async.c)                */
 } sm_deps_t;
 
 /* Everything one launch shares between SMs (owned by gpu.c). */
@@ -161,6 +161,7 @@ typedef struct sm {
     uint64_t last_eval;           /* last cycle simulated + 1 (0: none)      */
     uint64_t age;                 /* counter for warp dispatch order         */
     uint8_t sched_reference;      /* the GPU field: pick with the reference  */
+    uint8_t sched_lrr;            /* the GPU field sched is loose round robin */
     uint8_t dirty;                /* warps changed state outside their own
                                      issue (barrier release, new block):
                                      every scheduler must look again        */
