@@ -25,6 +25,7 @@
 #include "lfields.h"
 #include "lkernel.h"
 #include "llaunch.h"
+#include "rates.h"
 #include "lutil.h"
 #include "sandbox.h"
 #include "tensor.h"
@@ -238,7 +239,8 @@ static const char *const time_names[CPU_T_COUNT] = { "compute", "memory", "overh
 /* The result table of a launch. */
 static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
 {
-    double secs = st->time_us * 1e-6, total = 0;
+    cpu_rates_t rt;
+    cpu_rates(st, d, &rt);
     lua_createtable(L, 0, 40);
     lutil_set_int(L, "cycles", st->cycles);
     lutil_set_num(L, "time_us", st->time_us);
@@ -247,8 +249,8 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
     lutil_set_int(L, "warp_instrs", st->instrs);
     lutil_set_int(L, "thread_instrs", st->thread_instrs);
     lutil_set_int(L, "flops", st->flops);
-    lutil_set_num(L, "gflops", lutil_ratio((double)st->flops, secs) / 1e9);
-    lutil_set_num(L, "tflops", lutil_ratio((double)st->flops, secs) / 1e12);
+    lutil_set_num(L, "gflops", rt.gflops);
+    lutil_set_num(L, "tflops", rt.tflops);
     lutil_set_int(L, "blocks", st->blocks);
     lutil_set_int(L, "threads", st->threads);
     lutil_set_int(L, "cores_used", st->cores_used);
@@ -264,18 +266,16 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
     lutil_set_int(L, "dram_bytes", st->dram_bytes);
     lutil_set_int(L, "spill_instrs", st->spill_instrs);   /* registers saved/restored at barriers */
     lutil_set_int(L, "spill_bytes", st->spill_bytes);
-    lutil_set_num(L, "dram_gbs", lutil_ratio((double)st->dram_bytes, secs) / 1e9);
-    lutil_set_num(L, "ipc", lutil_ratio((double)st->instrs, (double)st->cycles * (st->cores_used ? st->cores_used : 1)));
-    lutil_set_num(L, "lane_utilisation", lutil_ratio((double)st->thread_instrs, (double)st->instrs * d->simd_width));
+    lutil_set_num(L, "dram_gbs", rt.dram_gbs);
+    lutil_set_num(L, "ipc", rt.ipc);   /* rates.h */
+    lutil_set_num(L, "lane_utilisation", rt.lane_utilisation);
     lua_createtable(L, 0, CPU_T_COUNT);
-    for (int i = 0; i < CPU_T_COUNT; i++) {
+    for (int i = 0; i < CPU_T_COUNT; i++)
         lutil_set_int(L, time_names[i], st->time[i]);
-        total += (double)st->time[i];
-    }
     lua_setfield(L, -2, "core_cycles");
     lua_createtable(L, 0, CPU_T_COUNT);
     for (int i = 0; i < CPU_T_COUNT; i++)
-        lutil_set_num(L, time_names[i], lutil_ratio((double)st->time[i], total));
+        lutil_set_num(L, time_names[i], rt.time_frac[i]);
     lua_setfield(L, -2, "time");
     lua_pushstring(L, d->name);
     lua_setfield(L, -2, "cpu");

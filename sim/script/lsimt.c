@@ -38,6 +38,7 @@
 #include "llaunch.h"
 #include "lnode.h"
 #include "power.h"
+#include "rates.h"
 #include "tensor.h"
 
 #ifndef SIMT_VERSION
@@ -220,10 +221,9 @@ static const char *const stall_names[STALL_COUNT] = { /* by gpu_stall_t */
  *   (power.h; 0 / clock_mhz / false without a model). */
 static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
 {
-    double secs = st->time_us * 1e-6;
-    double slots = (double)st->issue_slots;
-    uint64_t stalled = 0, l1 = st->l1_hits + st->l1_misses, l2 = st->l2_hits + st->l2_misses;
+    gpu_rates_t rt;
     int i;
+    gpu_rates(st, d, &rt);
     lua_createtable(L, 0, 60);
     lutil_set_int(L, "cycles", st->cycles);
     lutil_set_num(L, "time_us", st->time_us);
@@ -269,26 +269,23 @@ static void push_stats(lua_State *L, const gpu_stats_t *st, const gpu_desc_t *d)
     lua_pushboolean(L, st->clock_mhz_sustained < d->clock_mhz);
     lua_setfield(L, -2, "throttled");
     lua_createtable(L, 0, STALL_COUNT);
-    for (i = 0; i < STALL_COUNT; i++) {
+    for (i = 0; i < STALL_COUNT; i++)
         lutil_set_int(L, stall_names[i], st->stalls[i]);
-        stalled += st->stalls[i];
-    }
     lua_setfield(L, -2, "stalls");
-    /* derived */
-    lutil_set_num(L, "ipc", lutil_ratio((double)st->warp_instrs, (double)st->cycles));
-    lutil_set_num(L, "tflops", lutil_ratio((double)st->flops, secs) / 1e12);
-    lutil_set_num(L, "dram_gbs", lutil_ratio((double)st->dram_bytes, secs) / 1e9);
-    lutil_set_num(L, "l1_gbs", lutil_ratio((double)l1 * d->sector_bytes, secs) / 1e9);
-    lutil_set_num(L, "l2_gbs", lutil_ratio((double)l2 * d->sector_bytes, secs) / 1e9);
-    lutil_set_num(L, "l1_hit_rate", lutil_ratio((double)st->l1_hits, (double)l1));
-    lutil_set_num(L, "l2_hit_rate", lutil_ratio((double)st->l2_hits, (double)l2));
-    lutil_set_num(L, "lane_utilisation", lutil_ratio((double)st->thread_instrs, (double)st->warp_instrs * 32.0));
-    lutil_set_int(L, "issued_slots", st->issue_slots >= stalled ? st->issue_slots - stalled : 0);
+    /* derived (rates.h) */
+    lutil_set_num(L, "ipc", rt.ipc);
+    lutil_set_num(L, "tflops", rt.tflops);
+    lutil_set_num(L, "dram_gbs", rt.dram_gbs);
+    lutil_set_num(L, "l1_gbs", rt.l1_gbs);
+    lutil_set_num(L, "l2_gbs", rt.l2_gbs);
+    lutil_set_num(L, "l1_hit_rate", rt.l1_hit_rate);
+    lutil_set_num(L, "l2_hit_rate", rt.l2_hit_rate);
+    lutil_set_num(L, "lane_utilisation", rt.lane_utilisation);
+    lutil_set_int(L, "issued_slots", rt.issued_slots);
     lua_createtable(L, 0, STALL_COUNT + 1);
     for (i = 0; i < STALL_COUNT; i++)
-        lutil_set_num(L, stall_names[i], lutil_ratio((double)st->stalls[i], slots));
-    lutil_set_num(L, "issued",
-            st->issue_slots >= stalled ? lutil_ratio((double)(st->issue_slots - stalled), slots) : 0.0);
+        lutil_set_num(L, stall_names[i], rt.stall_frac[i]);
+    lutil_set_num(L, "issued", rt.issued_frac);
     lua_setfield(L, -2, "stall_frac");
     lua_pushstring(L, d->name);
     lua_setfield(L, -2, "gpu");
