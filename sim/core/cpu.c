@@ -364,6 +364,11 @@ static int core_step(cpu_t *c, uint32_t i, cpu_run_t *r, simt_err_t *err)
                          "kernel '%s' did not finish after %" PRIu64 " instructions on CPU '%s' "
                          "(an endless loop? raise max_instrs if it is just long)",
                          r->prog->name, r->st->instrs, c->d.name);
+    if (r->max_cycles && k->fe >= r->max_cycles)
+        return simt_errf(err, SIMT_E_TIMEOUT,
+                         "kernel '%s' did not finish after %" PRIu64 " cycles on CPU '%s' "
+                         "(an endless loop? raise max_cycles if it is just long)",
+                         r->prog->name, k->fe, c->d.name);
     warp_t *w = &k->groups[k->cur];
     if (k->filled[k->cur])
         cpu_restore_regs(c, k, r, k->cur);
@@ -512,6 +517,7 @@ cpu_run_t *cpu_run_begin(cpu_t *c, mem_t *m, const isa_program_t *p, const cpu_l
     r->nregs = p->nregs ? p->nregs : 1;
     r->nblocks = (uint64_t)r->grid[0] * r->grid[1] * r->grid[2];
     r->max_instrs = in->max_instrs ? in->max_instrs : CPU_DEFAULT_MAX_INSTRS;
+    r->max_cycles = in->max_cycles;
     r->ncores = r->nblocks < d->cores ? (uint32_t)r->nblocks : d->cores;
     r->deps = calloc(p->ncode ? p->ncode : 1, sizeof *r->deps);
     r->live = calloc((size_t)p->ncode + 1, sizeof *r->live);

@@ -147,6 +147,8 @@ typedef struct cpu_launch {
     uint64_t max_instrs;         /* SIMD instructions before SIMT_E_TIMEOUT;
                                     0 = CPU_DEFAULT_MAX_INSTRS              */
     int warm_caches;             /* 1: keep cache contents from the last launch */
+    uint64_t max_cycles;         /* stop with SIMT_E_TIMEOUT when a core's clock
+                                    reaches this; 0 = no cycle limit        */
 } cpu_launch_t;
 
 typedef struct cpu cpu_t;

@@ -94,6 +94,7 @@ struct cpu_run {
     uint32_t nregs;              /* registers per thread (at least 1)        */
     uint64_t nblocks, next_block;
     uint64_t max_instrs;
+    uint64_t max_cycles;         /* 0: none                                  */
     cpu_stats_t *st;             /* = &stats                                 */
     /* a launch in steps (cpu_run_begin .. cpu_run_end) */
     cpu_t *cpu;

@@ -29,6 +29,7 @@
 #include "memsys.h"
 #include "meter.h"
 #include "power.h"
+#include "rates.h"
 #include "sm.h"
 
 struct gpu {
@@ -785,7 +786,7 @@ static int finish_run(gpu_run_t *r, simt_err_t *err)
     st->blocks_per_sm = r->placed_max;
     st->blocks_fit_per_sm = r->occ;
     st->warps_per_sm = r->placed_max * r->l.warps_per_block;
-    st->occupancy = (double)st->warps_per_sm / (double)(d->max_threads_per_sm / 32);
+    st->occupancy = rate_occupancy(st->warps_per_sm, d->max_threads_per_sm);
     snprintf(st->occupancy_limit, sizeof st->occupancy_limit, "%s",
              r->placed_max < r->occ ? "blocks in the grid" : r->limit);
     /* the samples up to the end, then the end itself */

@@ -18,304 +18,73 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "lfields.h"
 #include "sandbox.h"
 
 #ifndef SIMT_SOURCE_DIR
 #define SIMT_SOURCE_DIR "."
 #endif
 
-/* How a field is stored and which Lua values it accepts. */
-typedef enum arch_kind {
-    K_STR,    /* char[size]: a string shorter than size            */
-    K_U32,    /* uint32_t: an integer 0..2^32-1                    */
-    K_U64,    /* uint64_t: an integer >= 0 (floats if integral)    */
-    K_DBL,    /* double: any number                                */
-    K_SCHED,  /* gpu_sched_t: "lrr" or "gto"                       */
-    K_U32X3   /* uint32_t[3]: a table of 3 integers                */
-} arch_kind_t;
+static const char *const arch_sched_names[] = { "lrr", "gto", NULL }; /* by gpu_sched_t */
 
-typedef struct arch_field {
-    const char *name;   /* Lua key = C field name                 */
-    arch_kind_t kind;   /* storage and accepted values            */
-    size_t offset;      /* offsetof(gpu_desc_t, field)            */
-    size_t size;        /* sizeof the field (strings: buffer)     */
-} arch_field_t;
+#define F(field, kind) { #field, LF_##kind, offsetof(gpu_desc_t, field), sizeof(((gpu_desc_t *)0)->field), \
+                         NULL }
 
-#define F(field, kind) { #field, kind, offsetof(gpu_desc_t, field), sizeof(((gpu_desc_t *)0)->field) }
-
-static const arch_field_t arch_fields[] = {
-    F(name, K_STR), F(vendor_name, K_STR),
-    F(sms, K_U32), F(clock_mhz, K_DBL), F(schedulers_per_sm, K_U32),
-    F(fp32_lanes_per_sm, K_U32), F(int_lanes_per_sm, K_U32),
-    F(sfu_lanes_per_sm, K_U32), F(lsu_lanes_per_sm, K_U32), F(sched, K_SCHED), F(sched_reference, K_U32),
-    F(tc_flops_per_clk_f16, K_U32), F(tc_flops_per_clk_bf16, K_U32),
-    F(tc_flops_per_clk_tf32, K_U32), F(tc_flops_per_clk_fp8, K_U32),
-    F(tc_sync_flops_per_clk_f16, K_U32), F(tc_sync_flops_per_clk_bf16, K_U32),
-    F(tc_sync_flops_per_clk_tf32, K_U32), F(tc_sync_flops_per_clk_fp8, K_U32),
-    F(max_threads_per_sm, K_U32), F(max_blocks_per_sm, K_U32),
-    F(max_threads_per_block, K_U32), F(regs_per_sm, K_U32),
-    F(max_regs_per_thread, K_U32),
-    F(reg_alloc_unit, K_U32), F(smem_per_sm, K_U32), F(smem_per_block, K_U32),
-    F(max_grid, K_U32X3), F(max_cluster_size, K_U32), F(lat_cluster, K_U32), F(wgmma, K_U32),
-    F(lat_alu, K_U32), F(lat_fma, K_U32), F(lat_sfu, K_U32), F(lat_branch, K_U32),
-    F(lat_tensor, K_U32), F(lat_smem, K_U32), F(lat_l1, K_U32), F(lat_l2, K_U32), F(lat_dram, K_U32),
-    F(smem_banks, K_U32), F(l1_bytes, K_U32), F(l1_assoc, K_U32),
-    F(l2_bytes, K_U32), F(l2_assoc, K_U32), F(line_bytes, K_U32),
-    F(sector_bytes, K_U32), F(dram_fetch_bytes, K_U32), F(l2_partitions, K_U32), F(lat_l2_far, K_U32), F(l2_bytes_per_clk, K_DBL), F(dram_gbps, K_DBL),
-    F(dram_channels, K_U32), F(dram_efficiency, K_DBL), F(dram_trefi_ns, K_DBL), F(dram_refresh_ns, K_DBL),
-    F(max_mem_inflight, K_U32), F(mem_bytes, K_U64),
-    F(tdp_watts, K_DBL), F(price_per_hour, K_DBL), F(launch_us, K_DBL),
-    F(power_static_w, K_DBL), F(power_pj_instr, K_DBL), F(power_pj_fp32, K_DBL),
-    F(power_pj_int, K_DBL), F(power_pj_sfu, K_DBL), F(power_pj_tc_f16, K_DBL),
-    F(power_pj_tc_bf16, K_DBL), F(power_pj_tc_tf32, K_DBL), F(power_pj_tc_fp8, K_DBL),
-    F(power_pj_byte_l1, K_DBL), F(power_pj_byte_l2, K_DBL), F(power_pj_byte_dram, K_DBL),
-    F(power_volt_slope, K_DBL), F(power_mhz_min, K_DBL),
-    F(nvlink_gbps, K_DBL), F(pcie_gbps, K_DBL), F(pageable_gbps, K_DBL),
+static const lfield_t arch_fields[] = {
+    F(name, STR), F(vendor_name, STR),
+    F(sms, U32), F(clock_mhz, DBL), F(schedulers_per_sm, U32),
+    F(fp32_lanes_per_sm, U32), F(int_lanes_per_sm, U32),
+    F(sfu_lanes_per_sm, U32), F(lsu_lanes_per_sm, U32),
+    { "sched", LF_ENUM, offsetof(gpu_desc_t, sched), sizeof(gpu_sched_t), arch_sched_names }, F(sched_reference, U32),
+    F(tc_flops_per_clk_f16, U32), F(tc_flops_per_clk_bf16, U32),
+    F(tc_flops_per_clk_tf32, U32), F(tc_flops_per_clk_fp8, U32),
+    F(tc_sync_flops_per_clk_f16, U32), F(tc_sync_flops_per_clk_bf16, U32),
+    F(tc_sync_flops_per_clk_tf32, U32), F(tc_sync_flops_per_clk_fp8, U32),
+    F(max_threads_per_sm, U32), F(max_blocks_per_sm, U32),
+    F(max_threads_per_block, U32), F(regs_per_sm, U32),
+    F(max_regs_per_thread, U32),
+    F(reg_alloc_unit, U32), F(smem_per_sm, U32), F(smem_per_block, U32),
+    F(max_grid, U32X3), F(max_cluster_size, U32), F(lat_cluster, U32), F(wgmma, U32),
+    F(lat_alu, U32), F(lat_fma, U32), F(lat_sfu, U32), F(lat_branch, U32),
+    F(lat_tensor, U32), F(lat_smem, U32), F(lat_l1, U32), F(lat_l2, U32), F(lat_dram, U32),
+    F(smem_banks, U32), F(l1_bytes, U32), F(l1_assoc, U32),
+    F(l2_bytes, U32), F(l2_assoc, U32), F(line_bytes, U32),
+    F(sector_bytes, U32), F(dram_fetch_bytes, U32), F(l2_partitions, U32), F(lat_l2_far, U32), F(l2_bytes_per_clk, DBL), F(dram_gbps, DBL),
+    F(dram_channels, U32), F(dram_efficiency, DBL), F(dram_trefi_ns, DBL), F(dram_refresh_ns, DBL),
+    F(max_mem_inflight, U32), F(mem_bytes, U64),
+    F(tdp_watts, DBL), F(price_per_hour, DBL), F(launch_us, DBL),
+    F(power_static_w, DBL), F(power_pj_instr, DBL), F(power_pj_fp32, DBL),
+    F(power_pj_int, DBL), F(power_pj_sfu, DBL), F(power_pj_tc_f16, DBL),
+    F(power_pj_tc_bf16, DBL), F(power_pj_tc_tf32, DBL), F(power_pj_tc_fp8, DBL),
+    F(power_pj_byte_l1, DBL), F(power_pj_byte_l2, DBL), F(power_pj_byte_dram, DBL),
+    F(power_volt_slope, DBL), F(power_mhz_min, DBL),
+    F(nvlink_gbps, DBL), F(pcie_gbps, DBL), F(pageable_gbps, DBL),
 };
 
 #undef F
 
 #define ARCH_NFIELDS (sizeof arch_fields / sizeof arch_fields[0])
 
-static const char *const arch_sched_names[] = { "lrr", "gto" }; /* by gpu_sched_t */
-
-/* Levenshtein distance of two short strings (names up to 63 chars). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), i, j;
-    size_t row[64];
-    if (la > 63 || lb > 63)
-        return 64;
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-const char *arch_closest(const char *word, const char *const *cands, size_t n)
-{
-    const char *best = NULL;
-    size_t best_d = 3, i;
-    for (i = 0; i < n; i++) {
-        size_t d = edit_distance(word, cands[i]);
-        if (d < best_d && d < strlen(word)) {
-            best = cands[i];
-            best_d = d;
-        }
-    }
-    return best;
-}
-
-static const char *closest_field(const char *word)
-{
-    const char *names[ARCH_NFIELDS];
-    size_t i;
-    for (i = 0; i < ARCH_NFIELDS; i++)
-        names[i] = arch_fields[i].name;
-    return arch_closest(word, names, ARCH_NFIELDS);
-}
-
-/* Read an integer in [lo, hi] from the value at idx (integral floats such
- * as 141e9 are accepted). */
-static int get_int(lua_State *L, int idx, const char *what, lua_Integer lo,
-                   lua_Integer hi, lua_Integer *out, simt_err_t *err)
-{
-    int isnum = 0;
-    lua_Integer v;
-    if (lua_type(L, idx) != LUA_TNUMBER)
-        return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' expects an integer, got %s",
-                         what, luaL_typename(L, idx));
-    v = lua_tointegerx(L, idx, &isnum);
-    if (!isnum)
-        return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' expects an integer, got %g",
-                         what, (double)lua_tonumber(L, idx));
-    if (v < lo || v > hi)
-        return simt_errf(err, SIMT_E_USAGE,
-                         "GPU field '%s' must be between %lld and %lld, got %lld",
-                         what, (long long)lo, (long long)hi, (long long)v);
-    *out = v;
-    return 0;
-}
-
-/* Set one field from the value on top of the stack. */
-static int set_field(lua_State *L, const arch_field_t *f, gpu_desc_t *d, simt_err_t *err)
-{
-    char *p = (char *)d + f->offset;
-    lua_Integer v;
-    switch (f->kind) {
-    case K_STR: {
-        size_t len;
-        const char *s;
-        if (lua_type(L, -1) != LUA_TSTRING)
-            return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' expects a string, got %s",
-                             f->name, luaL_typename(L, -1));
-        s = lua_tolstring(L, -1, &len);
-        if (len >= f->size)
-            return simt_errf(err, SIMT_E_USAGE,
-                             "GPU field '%s' is too long (%zu characters, at most %zu)",
-                             f->name, len, f->size - 1);
-        memcpy(p, s, len + 1);
-        return 0;
-    }
-    case K_U32:
-        if (get_int(L, -1, f->name, 0, (lua_Integer)UINT32_MAX, &v, err))
-            return -1;
-        *(uint32_t *)(void *)p = (uint32_t)v;
-        return 0;
-    case K_U64:
-        if (get_int(L, -1, f->name, 0, LUA_MAXINTEGER, &v, err))
-            return -1;
-        *(uint64_t *)(void *)p = (uint64_t)v;
-        return 0;
-    case K_DBL:
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' expects a number, got %s",
-                             f->name, luaL_typename(L, -1));
-        *(double *)(void *)p = (double)lua_tonumber(L, -1);
-        return 0;
-    case K_SCHED: {
-        const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        size_t i;
-        for (i = 0; s && i < sizeof arch_sched_names / sizeof arch_sched_names[0]; i++) {
-            if (strcmp(s, arch_sched_names[i]) == 0) {
-                d->sched = (gpu_sched_t)i;
-                return 0;
-            }
-        }
-        return simt_errf(err, SIMT_E_USAGE,
-                         "GPU field 'sched' expects \"lrr\" or \"gto\", got %s%s%s",
-                         s ? "'" : "", s ? s : luaL_typename(L, -1), s ? "'" : "");
-    }
-    case K_U32X3: {
-        uint32_t tmp[3];
-        int i;
-        if (lua_type(L, -1) != LUA_TTABLE || luaL_len(L, -1) != 3)
-            return simt_errf(err, SIMT_E_USAGE,
-                             "GPU field '%s' expects a table of 3 integers, got %s",
-                             f->name, luaL_typename(L, -1));
-        for (i = 0; i < 3; i++) {
-            int rc;
-            lua_rawgeti(L, -1, i + 1);
-            rc = get_int(L, -1, f->name, 0, (lua_Integer)UINT32_MAX, &v, err);
-            lua_pop(L, 1);
-            if (rc)
-                return -1;
-            tmp[i] = (uint32_t)v;
-        }
-        memcpy(p, tmp, sizeof tmp);
-        return 0;
-    }
-    }
-    return simt_errf(err, SIMT_E_USAGE, "GPU field '%s' has an unknown kind", f->name);
-}
-
-/* First (alphabetically) key of table idx that is not a field, so that the
- * error is the same on every run whatever the hash order. Returns 0 when
- * every key is a field name or "arch"; else fills err. */
-static int check_keys(lua_State *L, int idx, simt_err_t *err)
-{
-    char bad[128] = "";
-    int bad_is_string = 1, found = 0;
-    idx = lua_absindex(L, idx);
-    lua_getfield(L, idx, "kind");
-    int is_cpu = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "cpu") == 0;
-    lua_pop(L, 1);
-    if (is_cpu)
-        return simt_errf(err, SIMT_E_USAGE,
-                         "this preset describes a CPU (kind = \"cpu\"): use simt.cpu{arch = ...}, not simt.gpu");
-    lua_pushnil(L);
-    while (lua_next(L, idx) != 0) {
-        lua_pop(L, 1); /* value */
-        if (lua_type(L, -1) != LUA_TSTRING) {
-            if (!found || bad_is_string) {
-                snprintf(bad, sizeof bad, "%s", luaL_typename(L, -1));
-                bad_is_string = 0;
-                found = 1;
-            }
-        } else {
-            const char *k = lua_tostring(L, -1);
-            size_t i;
-            int known = strcmp(k, "arch") == 0;
-            for (i = 0; !known && i < ARCH_NFIELDS; i++)
-                known = strcmp(k, arch_fields[i].name) == 0;
-            if (!known && bad_is_string && (!found || strcmp(k, bad) < 0)) {
-                snprintf(bad, sizeof bad, "%s", k);
-                found = 1;
-            }
-        }
-    }
-    if (!found)
-        return 0;
-    if (!bad_is_string)
-        return simt_errf(err, SIMT_E_USAGE,
-                         "GPU description keys must be field names, got a %s key", bad);
-    {
-        const char *hint = closest_field(bad);
-        if (hint)
-            return simt_errf(err, SIMT_E_USAGE, "unknown GPU field '%s' (did you mean '%s'?)",
-                             bad, hint);
-        return simt_errf(err, SIMT_E_USAGE,
-                         "unknown GPU field '%s' (see simt.gpu{}.desc for the field names)", bad);
-    }
-}
+static const char *const arch_skip[] = { "arch", NULL };   /* read by arch_desc_from_table */
+static const lfields_t arch_table = { "GPU", arch_fields, ARCH_NFIELDS, arch_skip, NULL, "simt.gpu{}.desc" };
 
 int arch_apply_table(lua_State *L, int idx, gpu_desc_t *d, simt_err_t *err)
 {
-    size_t i;
     idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) != LUA_TTABLE)
-        return simt_errf(err, SIMT_E_USAGE, "GPU description must be a table, got %s",
-                         luaL_typename(L, idx));
-    if (check_keys(L, idx, err))
-        return -1;
-    /* Fields in declaration order: deterministic, whatever the hash order. */
-    for (i = 0; i < ARCH_NFIELDS; i++) {
-        int rc = 0;
-        if (lua_getfield(L, idx, arch_fields[i].name) != LUA_TNIL)
-            rc = set_field(L, &arch_fields[i], d, err);
+    if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_getfield(L, idx, "kind");
+        int is_cpu = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "cpu") == 0;
         lua_pop(L, 1);
-        if (rc)
-            return -1;
+        if (is_cpu)
+            return simt_errf(err, SIMT_E_USAGE,
+                             "this preset describes a CPU (kind = \"cpu\"): use simt.cpu{arch = ...}, not simt.gpu");
     }
-    return 0;
+    return lfields_apply(L, idx, &arch_table, d, err);
 }
 
 void arch_push_desc(lua_State *L, const gpu_desc_t *d)
 {
-    size_t i;
-    lua_createtable(L, 0, (int)ARCH_NFIELDS);
-    for (i = 0; i < ARCH_NFIELDS; i++) {
-        const arch_field_t *f = &arch_fields[i];
-        const char *p = (const char *)d + f->offset;
-        switch (f->kind) {
-        case K_STR:   lua_pushstring(L, p); break;
-        case K_U32:   lua_pushinteger(L, *(const uint32_t *)(const void *)p); break;
-        case K_U64:   lua_pushinteger(L, (lua_Integer)*(const uint64_t *)(const void *)p); break;
-        case K_DBL:   lua_pushnumber(L, *(const double *)(const void *)p); break;
-        case K_SCHED: lua_pushstring(L, d->sched == SCHED_GTO ? "gto" : "lrr"); break;
-        case K_U32X3: {
-            int j;
-            lua_createtable(L, 3, 0);
-            for (j = 0; j < 3; j++) {
-                lua_pushinteger(L, ((const uint32_t *)(const void *)p)[j]);
-                lua_rawseti(L, -2, j + 1);
-            }
-            break;
-        }
-        }
-        lua_setfield(L, -2, f->name);
-    }
+    lfields_push(L, &arch_table, d);
 }
 
 static int readable(const char *path)

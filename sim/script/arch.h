@@ -75,8 +75,4 @@ int arch_load_chunk(lua_State *L, const char *path, simt_err_t *err);
  * under a watchdog (the sandbox's, or a preset's own limit). */
 int arch_run_chunk(lua_State *L);
 
-/* The name among cands[0..n-1] closest to word (edit distance at most 2
- * and shorter than word), or NULL. For "did you mean" hints. */
-const char *arch_closest(const char *word, const char *const *cands, size_t n);
-
 #endif

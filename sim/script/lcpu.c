@@ -22,13 +22,15 @@
 
 #include "arch.h"
 #include "cpu.h"
-#include "lsimt.h"
+#include "lfields.h"
+#include "lkernel.h"
+#include "llaunch.h"
+#include "rates.h"
 #include "lutil.h"
 #include "sandbox.h"
 #include "tensor.h"
 
 #define LCPU_MT "simt.cpu"
-#define KERNEL_MT "simt.kernel" /* lsimt.c: userdata whose first member is an isa_program_t */
 
 /* The CPU userdata. */
 typedef struct lcpu {
@@ -39,123 +41,39 @@ typedef struct lcpu {
 
 /* ---- the description fields -------------------------------------------------- */
 
-typedef enum { F_STR, F_U32, F_U64, F_DBL } fkind_t;
-
-typedef struct cfield {
-    const char *name;  /* Lua key = C field name    */
-    fkind_t kind;      /* storage                   */
-    size_t offset;     /* offsetof(cpu_desc_t, ...) */
-    size_t size;       /* strings: buffer size      */
-} cfield_t;
-
-#define F(field, kind) { #field, kind, offsetof(cpu_desc_t, field), sizeof(((cpu_desc_t *)0)->field) }
-static const cfield_t cpu_fields[] = {
-    F(name, F_STR), F(vendor_name, F_STR), F(cores, F_U32), F(simd_width, F_U32),
-    F(clock_mhz, F_DBL), F(issue_width, F_U32), F(rob_size, F_U32), F(in_order, F_U32),
-    F(alu_ports, F_U32), F(fma_ports, F_U32), F(sfu_ports, F_U32), F(load_ports, F_U32),
-    F(store_ports, F_U32), F(sfu_interval, F_U32), F(lat_alu, F_U32), F(lat_fma, F_U32),
-    F(lat_sfu, F_U32), F(line_bytes, F_U32), F(l1_bytes, F_U32), F(l1_assoc, F_U32),
-    F(lat_l1, F_U32), F(l2_bytes, F_U32), F(l2_assoc, F_U32), F(lat_l2, F_U32),
-    F(l3_bytes, F_U32), F(l3_assoc, F_U32), F(lat_l3, F_U32), F(lat_dram, F_U32),
-    F(dram_gbps, F_DBL), F(dram_efficiency, F_DBL), F(dram_channels, F_U32),
-    F(block_overhead, F_U32), F(launch_us, F_DBL), F(mem_bytes, F_U64),
-    F(max_threads_per_block, F_U32), F(smem_per_block, F_U32), F(max_regs_per_thread, F_U32), F(tdp_watts, F_DBL),
-    F(price_per_hour, F_DBL),
+#define F(field, kind) { #field, LF_##kind, offsetof(cpu_desc_t, field), sizeof(((cpu_desc_t *)0)->field), NULL }
+static const lfield_t cpu_fields[] = {
+    F(name, STR), F(vendor_name, STR), F(cores, U32), F(simd_width, U32),
+    F(clock_mhz, DBL), F(issue_width, U32), F(rob_size, U32), F(in_order, FLAG),
+    F(alu_ports, U32), F(fma_ports, U32), F(sfu_ports, U32), F(load_ports, U32),
+    F(store_ports, U32), F(sfu_interval, U32), F(lat_alu, U32), F(lat_fma, U32),
+    F(lat_sfu, U32), F(line_bytes, U32), F(l1_bytes, U32), F(l1_assoc, U32),
+    F(lat_l1, U32), F(l2_bytes, U32), F(l2_assoc, U32), F(lat_l2, U32),
+    F(l3_bytes, U32), F(l3_assoc, U32), F(lat_l3, U32), F(lat_dram, U32),
+    F(dram_gbps, DBL), F(dram_efficiency, DBL), F(dram_channels, U32),
+    F(block_overhead, U32), F(launch_us, DBL), F(mem_bytes, U64),
+    F(max_threads_per_block, U32), F(smem_per_block, U32), F(max_regs_per_thread, U32), F(tdp_watts, DBL),
+    F(price_per_hour, DBL),
 };
 #undef F
-#define NFIELDS (sizeof cpu_fields / sizeof cpu_fields[0])
 
-/* Set one field from the value at the top of the stack (not popped). */
-static int set_field(lua_State *L, const cfield_t *f, cpu_desc_t *d, simt_err_t *err)
-{
-    char *p = (char *)d + f->offset;
-    if (f->kind == F_STR) {
-        size_t len;
-        const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
-        if (!s)
-            return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' expects a string, got %s", f->name,
-                             luaL_typename(L, -1));
-        if (len >= f->size)
-            return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' is longer than %d characters", f->name,
-                             (int)f->size - 1);
-        memcpy(p, s, len + 1);
-        return 0;
-    }
-    if (lua_type(L, -1) == LUA_TBOOLEAN && f->kind == F_U32) {   /* in_order = true */
-        uint32_t v = (uint32_t)lua_toboolean(L, -1);
-        memcpy(p, &v, sizeof v);
-        return 0;
-    }
-    if (lua_type(L, -1) != LUA_TNUMBER)
-        return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' expects a number, got %s", f->name,
-                         luaL_typename(L, -1));
-    double v = lua_tonumber(L, -1);
-    if (f->kind == F_DBL) {
-        memcpy(p, &v, sizeof v);
-        return 0;
-    }
-    double hi = f->kind == F_U32 ? 4294967295.0 : 18446744073709549568.0;
-    if (!(v >= 0 && v <= hi) || v != (double)(uint64_t)v)
-        return simt_errf(err, SIMT_E_USAGE, "CPU field '%s' expects a non-negative integer, got %g", f->name, v);
-    if (f->kind == F_U32) {
-        uint32_t u = (uint32_t)v;
-        memcpy(p, &u, sizeof u);
-    } else {
-        uint64_t u = (uint64_t)v;
-        memcpy(p, &u, sizeof u);
-    }
-    return 0;
-}
+static const char *const cpu_skip[] = { "arch", "kind", NULL };        /* read by l_cpu / load_preset */
+static const char *const cpu_alias[] = { "simd", "simd_width", NULL }; /* simd = 8 */
+static const lfields_t cpu_table = { "CPU", cpu_fields, sizeof cpu_fields / sizeof cpu_fields[0], cpu_skip,
+                                     cpu_alias, "simt.cpu{}.desc" };
 
-/* Apply the table at idx to d. Skips "arch"; "kind" must be "cpu"; "simd"
- * is short for simd_width. Unknown keys fail with a hint. */
+/* Apply the table at idx to d: "kind", when there, must be "cpu". */
 static int apply_table(lua_State *L, int idx, cpu_desc_t *d, simt_err_t *err)
 {
     idx = lua_absindex(L, idx);
-    lua_pushnil(L);
-    while (lua_next(L, idx) != 0) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        const cfield_t *f = NULL;
-        if (!k) {
-            lua_pop(L, 2);
-            return simt_errf(err, SIMT_E_USAGE, "CPU description keys must be strings");
-        }
-        if (strcmp(k, "arch") == 0) {
-            lua_pop(L, 1);
-            continue;
-        }
-        if (strcmp(k, "kind") == 0) {
-            const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-            if (strcmp(v, "cpu") != 0) {
-                lua_pop(L, 2);
-                return simt_errf(err, SIMT_E_USAGE, "CPU field 'kind' must be \"cpu\" (this is a GPU preset? "
-                                 "use simt.gpu for it)");
-            }
-            lua_pop(L, 1);
-            continue;
-        }
-        if (strcmp(k, "simd") == 0)
-            k = "simd_width";
-        for (size_t i = 0; i < NFIELDS; i++)
-            if (strcmp(cpu_fields[i].name, k) == 0)
-                f = &cpu_fields[i];
-        if (!f) {
-            const char *names[NFIELDS];
-            for (size_t i = 0; i < NFIELDS; i++)
-                names[i] = cpu_fields[i].name;
-            const char *hint = arch_closest(k, names, NFIELDS);
-            simt_errf(err, SIMT_E_USAGE, "unknown CPU field '%s'%s%s%s", k, hint ? " (did you mean '" : "",
-                      hint ? hint : "", hint ? "'?)" : "");
-            lua_pop(L, 2);
-            return -1;
-        }
-        if (set_field(L, f, d, err) != 0) {
-            lua_pop(L, 2);
-            return -1;
-        }
+    if (lua_getfield(L, idx, "kind") != LUA_TNIL
+        && (lua_type(L, -1) != LUA_TSTRING || strcmp(lua_tostring(L, -1), "cpu") != 0)) {
         lua_pop(L, 1);
+        return simt_errf(err, SIMT_E_USAGE, "CPU field 'kind' must be \"cpu\" (this is a GPU preset? "
+                         "use simt.gpu for it)");
     }
-    return 0;
+    lua_pop(L, 1);
+    return lfields_apply(L, idx, &cpu_table, d, err);
 }
 
 /* Push the restricted environment presets run in (as arch.c does). */
@@ -203,30 +121,10 @@ static int load_preset(lua_State *L, const char *name, cpu_desc_t *d, simt_err_t
     return rc;
 }
 
-/* Push every field of d as a table. */
+/* Push every field of d as a table (and kind = "cpu"). */
 static void push_desc(lua_State *L, const cpu_desc_t *d)
 {
-    lua_createtable(L, 0, (int)NFIELDS + 1);
-    for (size_t i = 0; i < NFIELDS; i++) {
-        const cfield_t *f = &cpu_fields[i];
-        const char *p = (const char *)d + f->offset;
-        if (f->kind == F_STR) {
-            lua_pushstring(L, p);
-        } else if (f->kind == F_DBL) {
-            double v;
-            memcpy(&v, p, sizeof v);
-            lua_pushnumber(L, v);
-        } else if (f->kind == F_U32) {
-            uint32_t v;
-            memcpy(&v, p, sizeof v);
-            lua_pushinteger(L, (lua_Integer)v);
-        } else {
-            uint64_t v;
-            memcpy(&v, p, sizeof v);
-            lua_pushinteger(L, (lua_Integer)v);
-        }
-        lua_setfield(L, -2, f->name);
-    }
+    lfields_push(L, &cpu_table, d);
     lua_pushstring(L, "cpu");
     lua_setfield(L, -2, "kind");
 }
@@ -341,7 +239,8 @@ static const char *const time_names[CPU_T_COUNT] = { "compute", "memory", "overh
 /* The result table of a launch. */
 static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
 {
-    double secs = st->time_us * 1e-6, total = 0;
+    cpu_rates_t rt;
+    cpu_rates(st, d, &rt);
     lua_createtable(L, 0, 40);
     lutil_set_int(L, "cycles", st->cycles);
     lutil_set_num(L, "time_us", st->time_us);
@@ -350,8 +249,8 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
     lutil_set_int(L, "warp_instrs", st->instrs);
     lutil_set_int(L, "thread_instrs", st->thread_instrs);
     lutil_set_int(L, "flops", st->flops);
-    lutil_set_num(L, "gflops", lutil_ratio((double)st->flops, secs) / 1e9);
-    lutil_set_num(L, "tflops", lutil_ratio((double)st->flops, secs) / 1e12);
+    lutil_set_num(L, "gflops", rt.gflops);
+    lutil_set_num(L, "tflops", rt.tflops);
     lutil_set_int(L, "blocks", st->blocks);
     lutil_set_int(L, "threads", st->threads);
     lutil_set_int(L, "cores_used", st->cores_used);
@@ -367,18 +266,16 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
     lutil_set_int(L, "dram_bytes", st->dram_bytes);
     lutil_set_int(L, "spill_instrs", st->spill_instrs);   /* registers saved/restored at barriers */
     lutil_set_int(L, "spill_bytes", st->spill_bytes);
-    lutil_set_num(L, "dram_gbs", lutil_ratio((double)st->dram_bytes, secs) / 1e9);
-    lutil_set_num(L, "ipc", lutil_ratio((double)st->instrs, (double)st->cycles * (st->cores_used ? st->cores_used : 1)));
-    lutil_set_num(L, "lane_utilisation", lutil_ratio((double)st->thread_instrs, (double)st->instrs * d->simd_width));
+    lutil_set_num(L, "dram_gbs", rt.dram_gbs);
+    lutil_set_num(L, "ipc", rt.ipc);   /* rates.h */
+    lutil_set_num(L, "lane_utilisation", rt.lane_utilisation);
     lua_createtable(L, 0, CPU_T_COUNT);
-    for (int i = 0; i < CPU_T_COUNT; i++) {
+    for (int i = 0; i < CPU_T_COUNT; i++)
         lutil_set_int(L, time_names[i], st->time[i]);
-        total += (double)st->time[i];
-    }
     lua_setfield(L, -2, "core_cycles");
     lua_createtable(L, 0, CPU_T_COUNT);
     for (int i = 0; i < CPU_T_COUNT; i++)
-        lutil_set_num(L, time_names[i], lutil_ratio((double)st->time[i], total));
+        lutil_set_num(L, time_names[i], rt.time_frac[i]);
     lua_setfield(L, -2, "time");
     lua_pushstring(L, d->name);
     lua_setfield(L, -2, "cpu");
@@ -386,7 +283,6 @@ static void push_stats(lua_State *L, const cpu_stats_t *st, const cpu_desc_t *d)
     lua_setfield(L, -2, "kind");
 }
 
-/* c:launch(k, {grid=, block=, max_instrs=, warm_caches=}, args...) -> result. */
 /* End a CPU lane's run and push its result table (lstage_finish_fn). */
 static int cpu_finish(lua_State *L, lstage_lane_t *lane)
 {
@@ -395,9 +291,7 @@ static int cpu_finish(lua_State *L, lstage_lane_t *lane)
     simt_err_clear(&err);
     int rc = cpu_run_end(lane->cpu, &st, &err);
     lane->cpu = NULL;
-    /* the simulated work counts against the watchdog (sandbox.h) */
-    sandbox_charge_work(L, rc != 0 && err.code == SIMT_E_TIMEOUT
-                               ? (lane->max_instrs ? lane->max_instrs : CPU_DEFAULT_MAX_INSTRS) : st.instrs);
+    llaunch_charge(L, st.instrs);
     if (rc != 0)
         return lutil_error(L, "%s", err.msg);
     push_stats(L, &st, lane->cdesc);
@@ -406,52 +300,25 @@ static int cpu_finish(lua_State *L, lstage_lane_t *lane)
     return 1;
 }
 
+/* c:launch(k, {grid=, block=, ...}, args...) -> result; the options are
+ * llaunch.h's, as for g:launch. */
 static int cpu_launch_l(lua_State *L)
 {
-    static const char *const keys[] = { "grid", "block", "max_instrs", "max_warp_instrs", "max_cycles",
-                                        "warm_caches", "show" };
     lcpu_t *C = check_cpu(L, 1);
-    /* the kernel userdata's first member is its isa_program_t (lsimt.c) */
-    const isa_program_t *p = (const isa_program_t *)luaL_checkudata(L, 2, KERNEL_MT);
+    const isa_program_t *p = lkernel_check(L, 2);
     uint32_t args[ISA_MAX_PARAMS];
     int nargs = lua_gettop(L) - 3;
+    llaunch_opts_t o;
     cpu_launch_t cfg;
     simt_err_t err;
-    luaL_checktype(L, 3, LUA_TTABLE);
-    if (p->ncode == 0)
-        return lutil_error(L, "launch: kernel is not loaded");
-    lua_pushnil(L);
-    while (lua_next(L, 3) != 0) {
-        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-        int known = 0;
-        for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
-            known |= strcmp(k, keys[j]) == 0;
-        if (!known)
-            return lutil_error(L, "launch: unknown configuration key '%s' (keys: grid, block, max_instrs, "
-                                  "warm_caches, show)", k);
-        lua_pop(L, 1);
-    }
+    llaunch_read(L, 3, LLAUNCH_CPU, C->memgpu, &o);
     memset(&cfg, 0, sizeof cfg);
-    lsimt_get_dim3(L, 3, "grid", cfg.grid);
-    lsimt_get_dim3(L, 3, "block", cfg.block);
-    /* max_warp_instrs (the GPU's name) means the same; max_cycles is
-     * accepted and ignored: the CPU's watchdog counts instructions */
-    for (int j = 0; j < 2; j++) {
-        if (lua_getfield(L, 3, j == 0 ? "max_instrs" : "max_warp_instrs") != LUA_TNIL) {
-            if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
-                return lutil_error(L, "launch: max_instrs must be a positive integer");
-            cfg.max_instrs = (uint64_t)lua_tointeger(L, -1);
-        }
-        lua_pop(L, 1);
-    }
-    if (lua_getfield(L, 3, "warm_caches") != LUA_TNIL)
-        cfg.warm_caches = lua_toboolean(L, -1);
-    lua_pop(L, 1);
-    if (nargs != (int)p->nparams)
-        return lutil_error(L, "kernel '%s' takes %d argument%s, got %d", p->name, (int)p->nparams,
-                           p->nparams == 1 ? "" : "s", nargs);
-    for (int i = 0; i < nargs; i++)
-        args[i] = lsimt_arg_bits(L, C->memgpu, "c:tensor", p, 4 + i, i);
+    memcpy(cfg.grid, o.grid, sizeof cfg.grid);
+    memcpy(cfg.block, o.block, sizeof cfg.block);
+    cfg.max_instrs = o.max_instrs;
+    cfg.max_cycles = o.max_cycles;
+    cfg.warm_caches = o.warm_caches;
+    lkernel_args(L, C->memgpu, "c:tensor", p, 4, nargs, args);
     lstage_lane_t lane;
     memset(&lane, 0, sizeof lane);
     lsimt_lane_output(L, 3, 4, nargs, &lane);
@@ -463,7 +330,6 @@ static int cpu_launch_l(lua_State *L)
     snprintf(lane.kernel, sizeof lane.kernel, "%s", p->name);
     lane.finish = cpu_finish;
     lane.cdesc = cpu_desc(C->c);
-    lane.max_instrs = cfg.max_instrs;
     return lstage_launch(L, &lane);
 }
 

@@ -44,6 +44,8 @@
 
 #include "arch.h"
 #include "asm.h"
+#include "lkernel.h"
+#include "llaunch.h"
 #include "lsimt.h"
 #include "lutil.h"
 #include "node.h"
@@ -444,26 +446,28 @@ static int node_launch_l(lua_State *L)
 {
     lnode_t *N = check_node(L, 1);
     uint32_t i = gpu_arg(L, N, 2);
-    const isa_program_t *p = lsimt_check_kernel(L, 3);
+    const isa_program_t *p = lkernel_check(L, 3);
     luaL_checktype(L, 4, LUA_TTABLE);
     int nargs = lua_gettop(L) - 4;
     if (nargs != (int)p->nparams)
         return lutil_error(L, "nd:launch: kernel '%s' takes %u arguments, got %d", p->name, p->nparams, nargs);
     gpu_launch_t cfg;
     memset(&cfg, 0, sizeof cfg);
-    lsimt_get_dim3(L, 4, "grid", cfg.grid);
-    lsimt_get_dim3(L, 4, "block", cfg.block);
+    llaunch_dim3(L, 4, "grid", cfg.grid);
+    llaunch_dim3(L, 4, "block", cfg.block);
     lua_getiuservalue(L, 1, 1);
     lua_rawgeti(L, -1, (lua_Integer)i + 1);
     const lgpu_t *G = (const lgpu_t *)luaL_checkudata(L, -1, LGPU_MT);
     lua_pop(L, 2);
     uint32_t args[ISA_MAX_PARAMS];
     for (int k = 0; k < nargs; k++)
-        args[k] = lsimt_arg_bits(L, G, "g:tensor", p, 5 + k, k);
+        args[k] = lkernel_arg_bits(L, G, "g:tensor", p, 5 + k, k);
     simt_err_t err;
     gpu_stats_t st;
     simt_err_clear(&err);
-    if (gpu_launch(N->nd.gpu[i], p, &cfg, args, (uint32_t)nargs, &st, &err) != 0)
+    int rc = gpu_launch(N->nd.gpu[i], p, &cfg, args, (uint32_t)nargs, &st, &err);
+    llaunch_charge(L, st.warp_instrs);   /* the watchdog, as g:launch */
+    if (rc != 0)
         return lutil_error(L, "%s", err.msg);
     double start = N->nd.t_compute[i];
     node_busy(&N->nd, i, st.time_us * 1e-6);

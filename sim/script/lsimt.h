@@ -17,8 +17,6 @@
 #include "isa.h"
 #include "trace.h"
 
-struct lgpu;
-
 /* Open the module: pushes the `simt` table. */
 int luaopen_simt(lua_State *L);
 
@@ -46,22 +44,5 @@ void lsimt_set_trace(lua_State *L, trace_t *t, uint64_t every);
 /* Estimated host bytes of a GPU of description d (counted against the
  * sandbox's memory cap). */
 uint64_t lsimt_gpu_host_bytes(const gpu_desc_t *d);
-
-/* Shared by g:launch and c:launch (lcpu.c). */
-
-/* Read launch-table field `key` ("grid", "block") of the table at idx: a
- * positive integer or a table of 1 to 3; raises a Lua error naming it. */
-void lsimt_get_dim3(lua_State *L, int idx, const char *key, uint32_t out[3]);
-
-/* The 32 bits of the kernel argument at stack index arg (parameter i of
- * p): a tensor of `owner` (its device address), simt.f32/simt.i32, a Lua
- * integer (int32 bits) or float (f32 bits). `maker` names the call that
- * makes tensors of the owner ("g:tensor" or "c:tensor") for messages. */
-uint32_t lsimt_arg_bits(lua_State *L, const struct lgpu *owner, const char *maker,
-                        const isa_program_t *p, int arg, int i);
-
-/* The assembled program of the simt.kernel at arg (raises if it is not
- * one, or not loaded). Valid while that value is alive. */
-const isa_program_t *lsimt_check_kernel(lua_State *L, int arg);
 
 #endif

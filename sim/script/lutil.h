@@ -56,7 +56,4 @@ const char *lutil_anchor_text(lua_State *L, int anchor);
 void lutil_set_int(lua_State *L, const char *k, uint64_t v);
 void lutil_set_num(lua_State *L, const char *k, double v);
 
-/* a / b, or 0 when b is 0 (rates of empty launches). */
-static inline double lutil_ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
-
 #endif

@@ -25,7 +25,7 @@
 #include "sandbox.h"
 #include "numfmt.h"
 
-#include "arch.h"
+#include "lfields.h"
 
 /* ---- dtypes ------------------------------------------------------------ */
 
@@ -536,7 +536,7 @@ static void parse_spec(lua_State *L, int idx, int *ndim, int64_t dims[TENSOR_MAX
         }
     }
     if (bad[0]) {
-        const char *hint = arch_closest(bad, spec_keys, NSPEC_KEYS);
+        const char *hint = lfields_closest(bad, spec_keys, NSPEC_KEYS);
         lutil_argerror(L, idx, "unknown tensor option '%s'%s%s%s", bad,
                        hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
     }

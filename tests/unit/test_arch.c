@@ -17,6 +17,7 @@
 #include <lualib.h>
 
 #include "arch.h"
+#include "lfields.h"
 
 static int setup(void **state)
 {
@@ -326,10 +327,10 @@ static void test_closest_and_presets(void **state)
 {
     lua_State *L = *state;
     static const char *const names[] = { "grid", "block", "max_cycles" };
-    assert_string_equal(arch_closest("blok", names, 3), "block");
-    assert_string_equal(arch_closest("max_cycle", names, 3), "max_cycles");
-    assert_null(arch_closest("xyz", names, 3));
-    assert_null(arch_closest("g", names, 3)); /* too short to guess */
+    assert_string_equal(lfields_closest("blok", names, 3), "block");
+    assert_string_equal(lfields_closest("max_cycle", names, 3), "max_cycles");
+    assert_null(lfields_closest("xyz", names, 3));
+    assert_null(lfields_closest("g", names, 3)); /* too short to guess */
     arch_push_presets(L);
     lua_Integer n = luaL_len(L, -1);
     assert_true(n >= 2);
