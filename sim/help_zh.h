@@ -57,7 +57,8 @@ static const char usage_zh[] =
     "                            busbw（按 nccl-tests 的定义），结果经过核对；--links：\n"
     "                            每条连线的字节数和利用率；--png：GPU 和连线的图；\n"
     "                            --frames：最后一次集合通信的 12 张图\n"
-    "  -h, --help                显示本帮助（加 --lang en 显示英文）\n"
+    "  -h, --help                显示本帮助（加 --lang en 显示英文；也可以放在命令后：\n"
+    "                            simtlab fit --help）\n"
     "  --version                 显示版本\n"
     "\n"
 ;

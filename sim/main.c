@@ -87,7 +87,7 @@ static const char usage_text[] =
     "      [--context T] [--json]\n"
     "                            tokens per second: one layer's real kernels on the\n"
     "                            full simulated GPU, x layers (lessons/lib/decode.lua)\n"
-    "  -h, --help                show this help (--lang zh: in Chinese)\n"
+    "  -h, --help                this help (--lang zh: in Chinese); also after a command\n"
     "  --version                 show the version\n"
     "\n"
     ;
@@ -370,6 +370,37 @@ int cli_is_number(const char *s)
     return s[0] && strspn(s, "0123456789") == strlen(s) && strlen(s) < 6;
 }
 
+/* The help, in Chinese with --lang zh, or a Chinese locale without --lang. */
+static int print_help(int argc, char **argv)
+{
+    const char *lang = lstage_lang_from_env();
+    for (int i = 2; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--lang") == 0)
+            lang = argv[i + 1];
+    int zh = strcmp(lang, "zh") == 0;
+    fputs(zh ? usage_zh : usage_text, stdout);
+    fputs(zh ? usage_zh2 : usage_text2, stdout);
+    if (!zh) {
+        fputs(usage_text3, stdout);
+        fputs(usage_text4, stdout);
+    }
+    return 0;
+}
+
+/* -h or --help after a command (`simtlab fit --help`) asks for the help,
+ * except among the arguments a script gets (after SCRIPT.lua). */
+static int asks_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        size_t n = strlen(argv[i]);
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+        if (argv[i][0] != '-' && n > 4 && strcmp(argv[i] + n - 4, ".lua") == 0)
+            return 0;
+    }
+    return 0;
+}
+
 static int run_command(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -383,21 +414,9 @@ static int run_command(int argc, char **argv)
         argv[argc - 1] = v;
         cmd = argv[1];
     }
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        /* in Chinese with --lang zh, or a Chinese locale without --lang */
-        const char *lang = lstage_lang_from_env();
-        for (int i = 2; i + 1 < argc; i++)
-            if (strcmp(argv[i], "--lang") == 0)
-                lang = argv[i + 1];
-        int zh = strcmp(lang, "zh") == 0;
-        fputs(zh ? usage_zh : usage_text, stdout);
-        fputs(zh ? usage_zh2 : usage_text2, stdout);
-        if (!zh) {
-            fputs(usage_text3, stdout);
-            fputs(usage_text4, stdout);
-        }
-        return 0;
-    }
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0
+        || asks_help(argc, argv))
+        return print_help(argc, argv);
     if (strcmp(cmd, "--version") == 0) {
         printf("simtlab %s (%s)\n", SIMT_VERSION, LUA_RELEASE);
         return 0;
