@@ -328,35 +328,122 @@ static int directive(asm_ctx_t *a, const char *s)
 /* ------------------------------------------------------------------ */
 /* Instructions and lines                                              */
 
+/* "@%p1 " or "@!%p1 " at s: the guard into *in; *s moves past it. */
+static int read_guard(asm_ctx_t *a, const char **ps, isa_instr_t *in)
+{
+    const char *g = *ps + 1;
+    raw_opd_t r;
+    memset(&r, 0, sizeof r);
+    if (*g == '!') {
+        in->guard_neg = 1;
+        g++;
+    }
+    if (*g != '%')
+        return asm_fail(a, g, "guard must be a predicate %%p0..%%p%d, got '%.*s'",
+                    ISA_NUM_PREDS - 1, (int)word_len(g), g);
+    if (asm_lex_percent(a, g, &r))
+        return -1;
+    if (r.kind != RAW_PRED)
+        return asm_fail(a, g, "guard must be a predicate %%p0..%%p%d, got '%.*s'",
+                    ISA_NUM_PREDS - 1, (int)r.len, g);
+    in->guard = (uint8_t)r.index;
+    *ps = skip_ws(g + r.len);
+    if (**ps == '\0')
+        return asm_fail(a, *ps, "expected an instruction after the guard");
+    return 0;
+}
+
+/* The operands after the mnemonic (which ends at me), as written; *nraw
+ * counts them all, raw[] keeps the first MAX_RAW_OPDS. */
+static int read_operands(asm_ctx_t *a, const char *s, const char *me, raw_opd_t *raw, int *nraw)
+{
+    const char *t = skip_ws(me);
+    *nraw = 0;
+    if (*me && !is_space(*me))
+        return asm_fail(a, me, "unexpected '%.*s' after '%.*s'", (int)word_len(me), me,
+                    (int)(me - s), s);
+    while (*t) {
+        raw_opd_t tmp;
+        const char *e;
+        if (asm_lex_operand(a, t, *nraw < MAX_RAW_OPDS ? &raw[*nraw] : &tmp, &e))
+            return -1;
+        (*nraw)++;
+        t = skip_ws(e);
+        if (*t == ',') {
+            t = skip_ws(t + 1);
+            if (*t == '\0')
+                return asm_fail(a, t, "missing operand");
+            continue;
+        }
+        if (*t != '\0')
+            return expect_end(a, t);
+    }
+    return 0;
+}
+
+/* The operand count against the table's roles (isa_instr_roles), with
+ * bar.sync's optional 0 and multicast's CTA mask, which are not operands
+ * in opd[]. Returns the operands to check, or -1. */
+static int count_operands(asm_ctx_t *a, const char *s, const mnem_t *m, isa_instr_t *in,
+                          const raw_opd_t *raw, int nraw, isa_role_t *roles)
+{
+    int nwant = isa_instr_roles(in, roles);
+    char sig[96];   /* how the operands are written, for the messages */
+    if (m->op == OP_BAR) {
+        if (nraw > 1)
+            return asm_fail(a, s, "'bar.sync' takes at most 1 operand (the barrier, 0), got %d",
+                        nraw);
+        if (nraw == 1 && (raw[0].kind != RAW_INT || raw[0].ival != 0))
+            return asm_fail(a, raw[0].at, "only barrier 0 is supported, got '%.*s'",
+                        (int)raw[0].len, raw[0].at);
+        nraw = 0;
+    }
+    if (m->multicast) {   /* the CTA mask: an immediate, kept in in.ctamask */
+        if (nraw != nwant + 1 && isa_signature(in, sig, sizeof sig) >= 0)
+            return asm_fail(a, s, "'%s.multicast' needs 5 operands (%s, ctamask), got %d",
+                            m->disp, sig, nraw);
+        const raw_opd_t *r = &raw[nwant];
+        if (r->kind != RAW_INT || r->ival < 1 || r->ival > (1 << ISA_MAX_CLUSTER) - 1)
+            return asm_fail(a, r->at, "the multicast CTA mask must be an immediate 1..%d (bit r = CTA "
+                        "rank r of the cluster, which has at most %d CTAs), got '%.*s'",
+                        (1 << ISA_MAX_CLUSTER) - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
+        in->ctamask = (uint8_t)r->ival;
+        nraw = nwant;
+    }
+    if (nraw != nwant) {
+        isa_signature(in, sig, sizeof sig);
+        if (nwant == 0)
+            return asm_fail(a, s, "'%s' takes no operands, got %d", m->disp, nraw);
+        return asm_fail(a, s, "'%s' needs %d operand%s (%s), got %d", m->disp, nwant,
+                    nwant == 1 ? "" : "s", sig, nraw);
+    }
+    return nwant;
+}
+
+/* Registers and predicates the instruction names, for occupancy. */
+static void count_regs(isa_program_t *p, const isa_instr_t *in)
+{
+    if (in->guard != ISA_NO_REG && in->guard + 1u > p->npreds)
+        p->npreds = in->guard + 1u;
+    for (int i = 0; i < in->nopd; i++) {
+        const isa_operand_t *o = &in->opd[i];
+        unsigned len = isa_opd_regs(in, i);
+        if ((o->kind == OPD_REG || (o->kind == OPD_MEM && o->index != ISA_NO_REG))
+            && o->index + len > p->nregs)
+            p->nregs = o->index + len;
+        if (o->kind == OPD_PRED && o->index + 1u > p->npreds)
+            p->npreds = o->index + 1u;
+    }
+}
+
 static int instruction(asm_ctx_t *a, const char *s)
 {
     isa_instr_t in;
     memset(&in, 0, sizeof in);
     in.guard = ISA_NO_REG;
     in.reconv = ISA_NO_PC;
-
-    if (*s == '@') {
-        const char *g = s + 1;
-        raw_opd_t r;
-        memset(&r, 0, sizeof r);
-        if (*g == '!') {
-            in.guard_neg = 1;
-            g++;
-        }
-        if (*g != '%')
-            return asm_fail(a, g, "guard must be a predicate %%p0..%%p%d, got '%.*s'",
-                        ISA_NUM_PREDS - 1, (int)word_len(g), g);
-        if (asm_lex_percent(a, g, &r))
-            return -1;
-        if (r.kind != RAW_PRED)
-            return asm_fail(a, g, "guard must be a predicate %%p0..%%p%d, got '%.*s'",
-                        ISA_NUM_PREDS - 1, (int)r.len, g);
-        in.guard = (uint8_t)r.index;
-        s = skip_ws(g + r.len);
-        if (*s == '\0')
-            return asm_fail(a, s, "expected an instruction after the guard");
-    }
-
+    if (*s == '@' && read_guard(a, &s, &in))
+        return -1;
     if (!is_ident_start(*s))
         return asm_fail(a, s, "expected an instruction, got '%.*s'", (int)word_len(s), s);
     const char *me = s;
@@ -377,88 +464,19 @@ static int instruction(asm_ctx_t *a, const char *s)
     in.line = a->lineno;
     in.col = (uint32_t)(s - a->cur) + 1;
 
-    /* Read the operands as written. */
     raw_opd_t raw[MAX_RAW_OPDS];
-    int nraw = 0;
-    const char *t = skip_ws(me);
-    if (*me && !is_space(*me))
-        return asm_fail(a, me, "unexpected '%.*s' after '%.*s'", (int)word_len(me), me,
-                    (int)(me - s), s);
-    while (*t) {
-        raw_opd_t tmp;
-        const char *e;
-        if (asm_lex_operand(a, t, nraw < MAX_RAW_OPDS ? &raw[nraw] : &tmp, &e))
-            return -1;
-        nraw++;
-        t = skip_ws(e);
-        if (*t == ',') {
-            t = skip_ws(t + 1);
-            if (*t == '\0')
-                return asm_fail(a, t, "missing operand");
-            continue;
-        }
-        if (*t != '\0')
-            return expect_end(a, t);
-    }
-
-    /* Match them against what the instruction expects. */
-    opd_role_t roles[ISA_MAX_OPDS];
-    const char *sig;
-    int nwant = asm_roles_for(&m, roles, &sig);
-    if (m.op == OP_BAR) {
-        if (nraw > 1)
-            return asm_fail(a, s, "'bar.sync' takes at most 1 operand (the barrier, 0), got %d",
-                        nraw);
-        if (nraw == 1 && (raw[0].kind != RAW_INT || raw[0].ival != 0))
-            return asm_fail(a, raw[0].at, "only barrier 0 is supported, got '%.*s'",
-                        (int)raw[0].len, raw[0].at);
-        nraw = 0;
-    }
-    if (m.multicast) {   /* the CTA mask: an immediate, kept in in.ctamask */
-        if (nraw != nwant + 1)
-            return asm_fail(a, s, "'%s.multicast' needs 5 operands (%s), got %d", m.disp, sig, nraw);
-        const raw_opd_t *r = &raw[nwant];
-        if (r->kind != RAW_INT || r->ival < 1 || r->ival > (1 << ISA_MAX_CLUSTER) - 1)
-            return asm_fail(a, r->at, "the multicast CTA mask must be an immediate 1..%d (bit r = CTA "
-                        "rank r of the cluster, which has at most %d CTAs), got '%.*s'",
-                        (1 << ISA_MAX_CLUSTER) - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
-        in.ctamask = (uint8_t)r->ival;
-        nraw = nwant;
-    }
-    if (nraw != nwant) {
-        if (nwant == 0)
-            return asm_fail(a, s, "'%s' takes no operands, got %d", m.disp, nraw);
-        return asm_fail(a, s, "'%s' needs %d operand%s (%s), got %d", m.disp, nwant,
-                    nwant == 1 ? "" : "s", sig, nraw);
-    }
+    isa_role_t roles[ISA_MAX_OPDS];
+    int nraw, nwant;
+    if (read_operands(a, s, me, raw, &nraw) ||
+        (nwant = count_operands(a, s, &m, &in, raw, nraw, roles)) < 0)
+        return -1;
     for (int i = 0; i < nwant; i++)
         if (asm_check_operand(a, &m, roles[i], &raw[i], i, &in))
             return -1;
     in.nopd = (uint8_t)nwant;
-    if (asm_check_async(a, &m, raw, &in))
+    if (asm_check_values(a, &m, raw, &in, roles))
         return -1;
-    if (m.vec) {   /* an address known now must be aligned to the whole vector */
-        int mi = m.op == OP_LD ? 1 : 0;
-        unsigned align = 4u * m.vec;
-        if (in.opd[mi].index == ISA_NO_REG && in.opd[mi].imm % align != 0)
-            return asm_fail(a, raw[mi].at, "a .v%u address must be %u-byte aligned (the whole vector "
-                        "is one %u-byte access), got offset %lu", (unsigned)m.vec, align, align,
-                        (unsigned long)in.opd[mi].imm);
-    }
-
-    /* Register usage for occupancy. */
-    if (in.guard != ISA_NO_REG && in.guard + 1u > a->p.npreds)
-        a->p.npreds = in.guard + 1u;
-    for (int i = 0; i < in.nopd; i++) {
-        const isa_operand_t *o = &in.opd[i];
-        unsigned len = isa_opd_regs(&in, i);
-        if ((o->kind == OPD_REG || (o->kind == OPD_MEM && o->index != ISA_NO_REG))
-            && o->index + len > a->p.nregs)
-            a->p.nregs = o->index + len;
-        if (o->kind == OPD_PRED && o->index + 1u > a->p.npreds)
-            a->p.npreds = o->index + 1u;
-    }
-
+    count_regs(&a->p, &in);
     if (asm_grow(a, (void **)&a->p.code, &a->code_cap, a->p.ncode + 1, sizeof in))
         return -1;
     a->p.code[a->p.ncode++] = in;

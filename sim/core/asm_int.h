@@ -81,17 +81,6 @@ typedef struct raw_opd {
     int nvec;                   /* RAW_VEC: registers in the braces          */
 } raw_opd_t;
 
-/* What an instruction expects at one operand position. */
-typedef enum opd_role {
-    ROLE_DST,                   /* %r register written                       */
-    ROLE_PDST,                  /* %p register written                       */
-    ROLE_SRC,                   /* %r, special, immediate, shared symbol     */
-    ROLE_PSRC,                  /* %p register read                          */
-    ROLE_MEM,                   /* [address]                                 */
-    ROLE_LABEL,                 /* branch target                             */
-    ROLE_RANGE,                 /* %r register: first of a wmma fragment     */
-    ROLE_VEC                    /* {%rN, %rN+1, ...}: ld/st .v2 / .v4 data   */
-} opd_role_t;
 
 
 typedef struct suffix {
@@ -170,10 +159,11 @@ int asm_lex_percent(asm_ctx_t *a, const char *s, raw_opd_t *r);
 /* asm_mnem.c: parse "base.suffix.suffix" at [s, e) into *m */
 int asm_parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m);
 
-/* asm_opd.c: the roles, and each operand checked against its role */
-int asm_roles_for(const mnem_t *m, opd_role_t *r, const char **sig);
-int asm_check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
+/* asm_opd.c: each operand checked against its role (isa_instr_roles), then
+ * what the roles do not say (alignment, immediates in range) */
+int asm_check_operand(asm_ctx_t *a, const mnem_t *m, isa_role_t role,
                       const raw_opd_t *r, int pos, isa_instr_t *in);
-int asm_check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, const isa_instr_t *in);
+int asm_check_values(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw,
+                     const isa_instr_t *in, const isa_role_t *roles);
 
 #endif

@@ -6,133 +6,6 @@
 #include <stdio.h>
 
 
-/* The operand roles an instruction expects, and how to show them. */
-int asm_roles_for(const mnem_t *m, opd_role_t *r, const char **sig)
-{
-    int pred = m->type == T_PRED;
-    switch (m->op) {
-    case OP_NOP: case OP_BAR: case OP_EXIT:
-        *sig = "";
-        return 0;
-    case OP_MOV: case OP_NOT:
-        r[0] = pred ? ROLE_PDST : ROLE_DST;
-        r[1] = pred ? ROLE_PSRC : ROLE_SRC;
-        *sig = "d, a";
-        return 2;
-    case OP_ABS: case OP_NEG: case OP_RCP: case OP_SQRT: case OP_RSQRT:
-    case OP_EX2: case OP_LG2: case OP_SIN: case OP_COS: case OP_CVT:
-        r[0] = ROLE_DST;
-        r[1] = ROLE_SRC;
-        *sig = "d, a";
-        return 2;
-    case OP_MAD: case OP_FMA:
-        r[0] = ROLE_DST;
-        r[1] = r[2] = r[3] = ROLE_SRC;
-        *sig = "d, a, b, c";
-        return 4;
-    case OP_SETP:
-        r[0] = ROLE_PDST;
-        r[1] = r[2] = ROLE_SRC;
-        *sig = "p, a, b";
-        return 3;
-    case OP_SELP:
-        r[0] = ROLE_DST;
-        r[1] = r[2] = ROLE_SRC;
-        r[3] = ROLE_PSRC;
-        *sig = "d, a, b, p";
-        return 4;
-    case OP_LD:
-        r[0] = m->vec ? ROLE_VEC : ROLE_DST;
-        r[1] = ROLE_MEM;
-        *sig = m->vec == 4 ? "{d0, d1, d2, d3}, [addr]" : m->vec == 2 ? "{d0, d1}, [addr]" : "d, [addr]";
-        return 2;
-    case OP_ST:
-        r[0] = ROLE_MEM;
-        r[1] = m->vec ? ROLE_VEC : ROLE_SRC;
-        *sig = m->vec == 4 ? "[addr], {a0, a1, a2, a3}" : m->vec == 2 ? "[addr], {a0, a1}" : "[addr], a";
-        return 2;
-    case OP_ATOM:
-        r[0] = ROLE_DST;
-        r[1] = ROLE_MEM;
-        r[2] = ROLE_SRC;
-        if (m->aop == AOP_CAS) {
-            r[3] = ROLE_SRC;
-            *sig = "d, [addr], b, c";
-            return 4;
-        }
-        *sig = "d, [addr], b";
-        return 3;
-    case OP_BRA:
-        r[0] = ROLE_LABEL;
-        *sig = "LABEL";
-        return 1;
-    case OP_WMMA_LOAD_A: case OP_WMMA_LOAD_B: case OP_WMMA_LOAD_C:
-        r[0] = ROLE_RANGE;
-        r[1] = ROLE_MEM;
-        r[2] = ROLE_SRC;
-        *sig = "d, [addr], stride";
-        return 3;
-    case OP_WMMA_MMA:
-        r[0] = r[1] = r[2] = r[3] = ROLE_RANGE;
-        *sig = "d, a, b, c";
-        return 4;
-    case OP_WMMA_STORE_D:
-        r[0] = ROLE_MEM;
-        r[1] = ROLE_RANGE;
-        r[2] = ROLE_SRC;
-        *sig = "[addr], d, stride";
-        return 3;
-    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_WAIT: case OP_MBAR_ARRIVE_REMOTE:
-        r[0] = ROLE_MEM;
-        r[1] = ROLE_SRC;
-        *sig = m->op == OP_MBAR_INIT ? "[mbar], count" : m->op == OP_MBAR_ARRIVE ? "[mbar], bytes"
-             : m->op == OP_MBAR_ARRIVE_REMOTE ? "[mbar], rank" : "[mbar], parity";
-        return 2;
-    case OP_BAR_CLUSTER:
-        *sig = "";
-        return 0;
-    case OP_LD_CLUSTER:
-        r[0] = ROLE_DST;
-        r[1] = ROLE_MEM;
-        r[2] = ROLE_SRC;
-        *sig = "d, [addr], rank";
-        return 3;
-    case OP_ST_CLUSTER:
-        r[0] = ROLE_MEM;
-        r[1] = r[2] = ROLE_SRC;
-        *sig = "[addr], a, rank";
-        return 3;
-    case OP_CP_BULK:
-        r[0] = ROLE_MEM;
-        r[1] = ROLE_MEM;
-        r[2] = ROLE_SRC;
-        r[3] = ROLE_MEM;
-        *sig = m->multicast ? "[dst], [src], pitch, [mbar], ctamask" : "[dst], [src], pitch, [mbar]";
-        return 4;
-    case OP_CP_BULK_ST:
-        r[0] = ROLE_MEM;
-        r[1] = ROLE_MEM;
-        r[2] = ROLE_SRC;
-        *sig = "[dst], [src], pitch";
-        return 3;
-    case OP_WGMMA:
-        r[0] = ROLE_RANGE;
-        r[1] = r[2] = ROLE_MEM;
-        r[3] = ROLE_SRC;
-        *sig = "d, [a], [b], bstride";
-        return 4;
-    case OP_WGMMA_WAIT:
-        r[0] = ROLE_SRC;
-        *sig = "N";
-        return 1;
-    default: /* binary: add sub mul mulhi div rem min max and or xor shl shr */
-        r[0] = pred ? ROLE_PDST : ROLE_DST;
-        r[1] = r[2] = pred ? ROLE_PSRC : ROLE_SRC;
-        *sig = "d, a, b";
-        return 3;
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Operand checking                                                    */
 
@@ -258,36 +131,8 @@ static int check_mem(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *r, int pos,
     return 0;
 }
 
-/* The asynchronous instructions (mbarrier, cp.async.bulk, wgmma). */
-static int is_async(isa_op_t op)
-{
-    return (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) || op == OP_MBAR_ARRIVE_REMOTE ||
-           op == OP_BAR_CLUSTER || op == OP_CP_BULK_ST;
-}
-
-static int is_wmma(isa_op_t op)
-{
-    return op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D;
-}
-
-/* Registers in the range named by operand pos of a wmma instruction (1
- * for any other operand). */
-static unsigned range_regs(isa_op_t op, isa_type_t type, int pos)
-{
-    switch (op) {
-    case OP_WMMA_LOAD_A: return pos == 0 ? isa_frag_regs(FRAG_A, type) : 1;
-    case OP_WMMA_LOAD_B: return pos == 0 ? isa_frag_regs(FRAG_B, type) : 1;
-    case OP_WMMA_LOAD_C: return pos == 0 ? isa_frag_regs(FRAG_C, type) : 1;
-    case OP_WMMA_STORE_D: return pos == 1 ? isa_frag_regs(FRAG_C, type) : 1;
-    case OP_WMMA_MMA:
-        return pos == 1 ? isa_frag_regs(FRAG_A, type) : pos == 2 ? isa_frag_regs(FRAG_B, type)
-             : isa_frag_regs(FRAG_C, type);
-    default: return 1;
-    }
-}
-
 /* Check raw operand `pos` against its role and fill *o. */
-int asm_check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
+int asm_check_operand(asm_ctx_t *a, const mnem_t *m, isa_role_t role,
                          const raw_opd_t *r, int pos, isa_instr_t *in)
 {
     isa_operand_t *o = &in->opd[pos];
@@ -330,27 +175,22 @@ int asm_check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         return asm_fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
                     "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
     case ROLE_SRC:
-        if (is_wmma(m->op) || is_async(m->op) ||   /* stride, count...: integers */
-            ((m->op == OP_LD_CLUSTER || m->op == OP_ST_CLUSTER) && pos == 2)) {   /* the rank */
-            if ((m->op == OP_LD_CLUSTER || m->op == OP_ST_CLUSTER) && r->kind == RAW_INT &&
-                (r->ival < 0 || r->ival >= ISA_MAX_CLUSTER))
-                return asm_fail(a, r->at, "CTA rank must be 0..%d (a cluster has at most %d CTAs), got '%.*s'",
-                            ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)r->len, r->at);
-            return check_src(a, m, r, pos, T_U32, o);
-        }
         return check_src(a, m, r, pos, m->op == OP_CVT ? m->stype : m->type, o);
-    case ROLE_RANGE: {
+    case ROLE_USRC:   /* stride, count, rank...: integers */
+        return check_src(a, m, r, pos, T_U32, o);
+    case ROLE_FRAG_DST:
+    case ROLE_FRAG: {
         if (r->kind != RAW_REG)
             return asm_fail(a, r->at, "operand %d of '%s' must be a %%r register (the first of "
                         "a fragment's registers), got '%.*s'", pos + 1, m->disp,
                         (int)r->len, r->at);
-        unsigned n = m->op == OP_WGMMA ? m->shape[0] / 2u : range_regs(m->op, m->type, pos);
+        o->kind = OPD_REG;
+        o->index = (uint8_t)r->index;
+        unsigned n = isa_opd_regs(in, pos);
         if ((unsigned)r->index + n > ISA_NUM_REGS)
             return asm_fail(a, r->at, "%s %%r%d..%%r%u of '%s' needs %u registers and "
                         "goes past %%r%d", m->op == OP_WGMMA ? "accumulator" : "fragment",
                         r->index, (unsigned)r->index + n - 1, m->disp, n, ISA_NUM_REGS - 1);
-        o->kind = OPD_REG;
-        o->index = (uint8_t)r->index;
         return 0;
     }
     case ROLE_VEC:
@@ -365,12 +205,13 @@ int asm_check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         o->index = (uint8_t)r->index;
         return 0;
     case ROLE_MEM:
-        if ((m->op == OP_CP_BULK && pos == 1) || (m->op == OP_CP_BULK_ST && pos == 0)) {   /* global */
-            mnem_t g = *m;
-            g.space = SPACE_GLOBAL;
-            return check_mem(a, &g, r, pos, o);
-        }
+    case ROLE_MBAR:
         return check_mem(a, m, r, pos, o);
+    case ROLE_GMEM: {   /* a bulk copy's global side */
+        mnem_t g = *m;
+        g.space = SPACE_GLOBAL;
+        return check_mem(a, &g, r, pos, o);
+    }
     case ROLE_LABEL:
         if (r->kind != RAW_NAME)
             return asm_fail(a, r->at, "'bra' needs a label name, got '%.*s'",
@@ -384,37 +225,54 @@ int asm_check_operand(asm_ctx_t *a, const mnem_t *m, opd_role_t role,
         strcpy(f->name, r->name);
         o->kind = OPD_LABEL;
         return 0;
+    case ROLE_NONE:
+    case ROLE_COUNT:
+        break;
     }
     return -1;
 }
 
-/* ------------------------------------------------------------------ */
-/* Instructions and lines                                              */
-
-/* Operand rules of the asynchronous instructions that the roles do not
- * say: immediates in range, and addresses known at assembly time
- * (no base register) aligned as the instruction needs. */
-int asm_check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, const isa_instr_t *in)
+/* An address known at assembly time (no base register) aligned as the
+ * table says: an mbarrier to 8 bytes, bulk copies and wgmma to 16
+ * (isa_opinfo_t.mem_align), a vector to its whole size. */
+static int check_align(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw,
+                       const isa_instr_t *in, const isa_role_t *roles)
 {
-    if (!is_async(m->op))
-        return 0;
     for (int i = 0; i < in->nopd; i++) {
         const isa_operand_t *o = &in->opd[i];
-        if (o->kind == OPD_MEM && o->index == ISA_NO_REG) {
-            int is_bar = (m->op != OP_CP_BULK && m->op != OP_WGMMA && m->op != OP_CP_BULK_ST) ||
-                         (m->op == OP_CP_BULK && i == 3);
-            unsigned align = is_bar ? 8u : 16u;
-            if (o->imm % align != 0)
-                return asm_fail(a, raw[i].at, "operand %d of '%s' must be %u-byte aligned (%s), got "
+        if (o->kind != OPD_MEM || o->index != ISA_NO_REG)
+            continue;
+        int is_bar = roles[i] == ROLE_MBAR;
+        unsigned align = is_bar ? 8u : isa_ops[m->op].mem_align;
+        if (align && o->imm % align != 0)
+            return asm_fail(a, raw[i].at, "operand %d of '%s' must be %u-byte aligned (%s), got "
                             "offset %lu", i + 1, m->disp, align,
                             is_bar ? "an mbarrier is 8 bytes" : "bulk copies and wgmma move 16-byte pieces",
                             (unsigned long)o->imm);
-        }
+        align = 4u * m->vec;
+        if (m->vec && o->imm % align != 0)
+            return asm_fail(a, raw[i].at, "a .v%u address must be %u-byte aligned (the whole vector "
+                            "is one %u-byte access), got offset %lu", (unsigned)m->vec, align, align,
+                            (unsigned long)o->imm);
     }
-    const isa_operand_t *v = &in->opd[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK || m->op == OP_CP_BULK_ST ? 2
-                                      : m->op == OP_WGMMA ? 3 : 1];
-    const raw_opd_t *rv = &raw[m->op == OP_WGMMA_WAIT ? 0 : m->op == OP_CP_BULK || m->op == OP_CP_BULK_ST ? 2
-                                 : m->op == OP_WGMMA ? 3 : 1];
+    return 0;
+}
+
+/* Operand rules the roles do not say: addresses aligned (check_align),
+ * and the value of the first ROLE_USRC operand (a count, parity, rank,
+ * pitch or N) in its range when it is an immediate. */
+int asm_check_values(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw,
+                     const isa_instr_t *in, const isa_role_t *roles)
+{
+    if (check_align(a, m, raw, in, roles))
+        return -1;
+    int u = 0;
+    while (u < in->nopd && roles[u] != ROLE_USRC)
+        u++;
+    if (u == in->nopd)
+        return 0;
+    const isa_operand_t *v = &in->opd[u];
+    const raw_opd_t *rv = &raw[u];
     switch (m->op) {
     case OP_WGMMA_WAIT:
         if (v->kind != OPD_IMM || v->imm > 7)
@@ -426,7 +284,10 @@ int asm_check_async(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *raw, const i
             return asm_fail(a, rv->at, "mbarrier parity must be 0 or 1, got '%.*s'", (int)rv->len, rv->at);
         break;
     case OP_MBAR_ARRIVE_REMOTE:
-        if (v->kind == OPD_IMM && v->imm >= ISA_MAX_CLUSTER)
+    case OP_LD_CLUSTER:
+    case OP_ST_CLUSTER:   /* ld/st.cluster: a written integer only, not a shared symbol */
+        if (m->op == OP_MBAR_ARRIVE_REMOTE ? v->kind == OPD_IMM && v->imm >= ISA_MAX_CLUSTER
+                                           : rv->kind == RAW_INT && (rv->ival < 0 || rv->ival >= ISA_MAX_CLUSTER))
             return asm_fail(a, rv->at, "CTA rank must be 0..%d (a cluster has at most %d CTAs), got '%.*s'",
                         ISA_MAX_CLUSTER - 1, ISA_MAX_CLUSTER, (int)rv->len, rv->at);
         break;

@@ -284,7 +284,36 @@ typedef enum isa_opd_kind {
  *   cp.async.bulk.global.shared.RxB [dst], [src], pitch   opd[0] OPD_MEM
  *                                      (global), opd[1] OPD_MEM (shared),
  *                                      opd[2] REG or IMM; shape as above
- * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
+ * nopd == has_dst + nsrc of the table entry, except atom.cas (one more).
+ * The table (isa_opinfo_t.opd) says this layout operand by operand, as
+ * roles; isa_instr_roles applies the variants (.pred, .vN, atom.cas). */
+
+/* What an instruction does with the operand at one position. */
+typedef enum isa_role {
+    ROLE_NONE,      /* no operand here                                        */
+    ROLE_DST,       /* %r written (.pred forms: a %p)                         */
+    ROLE_PDST,      /* %p written (setp)                                      */
+    ROLE_SRC,       /* read as the instruction's type (cvt: its source type):
+                       %r, special, immediate or shared symbol (.pred: a %p)  */
+    ROLE_USRC,      /* an integer read as u32 whatever the type: a stride,
+                       count, byte count, rank, pitch, parity or N            */
+    ROLE_PSRC,      /* %p read (selp's selector)                              */
+    ROLE_MEM,       /* [address] in the instruction's state space             */
+    ROLE_GMEM,      /* [address] in global memory (a bulk copy's far side)    */
+    ROLE_MBAR,      /* [address] of an mbarrier in shared memory (8 bytes)    */
+    ROLE_LABEL,     /* branch target                                          */
+    ROLE_FRAG_DST,  /* first %r of a register range written: a wmma fragment,
+                       wgmma's accumulator (which it also reads)              */
+    ROLE_FRAG,      /* first %r of a register range read: a wmma fragment     */
+    ROLE_VEC,       /* {%rN, %rN+1, ...}: the data of ld/st .v2 / .v4         */
+    ROLE_COUNT
+} isa_role_t;
+
+/* One operand of the table: its role and the name signatures show. */
+typedef struct isa_opd_desc {
+    uint8_t role;       /* isa_role_t                                     */
+    const char *name;   /* "d", "addr", "stride" ... ("[addr]" in a signature) */
+} isa_opd_desc_t;
 
 /* Number formats (numfmt.h). Registers hold them as bit patterns:
  *   cvt.f16.f32 d, a    round a to FP16 (nearest even, overflow -> inf) and
@@ -542,6 +571,17 @@ typedef struct isa_opinfo {
     uint8_t f32_flops;  /* FLOP per active lane of its .f32 form (fma 2,
                            add/mul/rcp... 1, mov/abs/neg 0); the Tensor
                            Core counts come from isa_mma_flops           */
+    uint8_t spaces;     /* bit mask (1u << isa_space_t) of the state spaces
+                           its ROLE_MEM / ROLE_MBAR operands are in: one bit
+                           when fixed (mbarrier, wgmma, cp.async.bulk,
+                           ld/st.cluster: shared), several when a suffix
+                           chooses (ld: .global .shared .param); 0: none  */
+    uint8_t mem_align;  /* bytes every address known at assembly (no base
+                           register) of its ROLE_MEM / ROLE_GMEM operands
+                           must be a multiple of (bulk copies and wgmma:
+                           16); 0: checked per access at run time         */
+    isa_opd_desc_t opd[ISA_MAX_OPDS]; /* the operands in source order, of
+                           the plain form: not .pred, not .vN, not cas    */
 } isa_opinfo_t;
 
 extern const isa_opinfo_t isa_ops[OP_COUNT];
@@ -576,6 +616,21 @@ uint32_t isa_wgmma_flops(isa_type_t t, unsigned n);
 /* The unit one instruction issues to: the table's unit, except that the
  * integer forms of FMA-unit opcodes (add.s32, min.u32 ...) use UNIT_ALU. */
 isa_unit_t isa_instr_unit(const isa_instr_t *in);
+
+/* The roles of in's operands (from in->op, type, vec and aop): the
+ * table's, with a .pred type making DST/SRC predicates, .v2/.v4 making
+ * ld's destination or st's data a ROLE_VEC, and atom.cas reading one
+ * more source. Returns how many (the operand count the source needs). */
+int isa_instr_roles(const isa_instr_t *in, isa_role_t roles[ISA_MAX_OPDS]);
+
+/* How in's operands are written, for messages: "d, [addr], b",
+ * "{d0, d1, d2, d3}, [addr]" (the same variants). Returns the length the
+ * full text needs, like snprintf. */
+int isa_signature(const isa_instr_t *in, char *buf, size_t n);
+
+/* 1 if the program text names in's state space as a suffix (the table
+ * allows it several: ld st atom wmma.load wmma.store). */
+int isa_space_written(isa_op_t op);
 
 /* Release everything an isa_program_t owns (not the struct itself). */
 void isa_program_free(isa_program_t *p);

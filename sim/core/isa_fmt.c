@@ -160,8 +160,7 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
     sb_printf(&b, "%s", op < OP_COUNT ? isa_ops[op].name : "?");
     if (op == OP_SETP)
         sb_printf(&b, ".%s", isa_cmp_name((isa_cmp_t)in->cmp));
-    if (op == OP_LD || op == OP_ST || op == OP_ATOM ||
-        (op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D && op != OP_WMMA_MMA))
+    if (op < OP_COUNT && isa_space_written(op))
         sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
     if ((op == OP_LD || op == OP_ST) && in->vec)
         sb_printf(&b, ".v%u", (unsigned)in->vec);
@@ -183,9 +182,9 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
         sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->stype));
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
-    if ((op >= OP_WMMA_LOAD_A && op <= OP_WMMA_STORE_D) || (op >= OP_MBAR_INIT && op <= OP_WGMMA_WAIT) ||
-        op == OP_MBAR_ARRIVE_REMOTE || op == OP_CP_BULK_ST)
-        ctx = T_U32;                  /* the stride, count, bytes... */
+    isa_role_t roles[ISA_MAX_OPDS] = { ROLE_NONE, ROLE_NONE, ROLE_NONE, ROLE_NONE };
+    if (op < OP_COUNT)
+        isa_instr_roles(in, roles);
     for (int i = 0; i < in->nopd && i < ISA_MAX_OPDS; i++) {
         const isa_operand_t *o = &in->opd[i];
         sb_printf(&b, "%s", i == 0 ? " " : ", ");
@@ -203,13 +202,13 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
             sb_printf(&b, "%%p%u", (unsigned)o->index);
             break;
         case OPD_IMM:
-            format_imm(&b, o->imm, (op == OP_LD_CLUSTER || op == OP_ST_CLUSTER) && i == 2 ? T_U32 : ctx);
+            format_imm(&b, o->imm, roles[i] == ROLE_USRC ? T_U32 : ctx);   /* a stride, count... */
             break;
         case OPD_SPECIAL:
             sb_printf(&b, "%s", isa_special_name((isa_special_t)o->index));
             break;
         case OPD_MEM:
-            if ((op == OP_CP_BULK && i == 1) || (op == OP_CP_BULK_ST && i == 0)) {   /* global */
+            if (roles[i] == ROLE_GMEM) {   /* a bulk copy's global side */
                 isa_instr_t g = *in;
                 g.space = SPACE_GLOBAL;
                 format_mem(&b, p, &g, o);
