@@ -145,304 +145,382 @@ static unsigned vec_suffix(const suffix_t *x)
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* The mnemonic, suffix by suffix                                      */
+
+/* A mnemonic being read: its base, its suffixes and the next one (k). */
+typedef struct mparse {
+    asm_ctx_t *a;
+    const char *s, *e;          /* the mnemonic's text [s, e)                 */
+    size_t bn;                  /* length of its base ("ld")                  */
+    suffix_t sf[MAX_SUFFIXES];
+    int nsf;
+    int k;                      /* the next suffix to read                    */
+    mnem_t *m;
+} mparse_t;
+
+/* Where a message about suffix k points: its '.', or the mnemonic's end. */
+static const char *at_sf(const mparse_t *q, int k)
+{
+    return k < q->nsf ? q->sf[k].s - 1 : q->e;
+}
+
+static int sf_is(const mparse_t *q, int k, const char *w)
+{
+    return k < q->nsf && word_eq(q->sf[k].s, q->sf[k].n, w);
+}
+
+/* Opcodes whose mnemonic has several parts, base first: "wmma" "load"
+ * "a" is wmma.load.a. `then` is a suffix the form must have next (with
+ * why, for the message). A base with forms but none matching is an
+ * error (base_errors) unless the base is also a plain mnemonic (ld st mul). */
+typedef struct form {
+    const char *base;
+    const char *parts[2];
+    isa_op_t op;
+    const char *then, *why;
+} form_t;
+
+static const form_t forms[] = {
+    { "ret", { NULL, NULL }, OP_EXIT, NULL, NULL },
+    { "bar", { "sync", NULL }, OP_BAR, NULL, NULL },
+    { "barrier", { "cluster", NULL }, OP_BAR_CLUSTER, NULL, NULL },
+    { "mul", { "hi", NULL }, OP_MULHI, NULL, NULL },
+    { "wmma", { "mma", NULL }, OP_WMMA_MMA, NULL, NULL },
+    { "wmma", { "load", "a" }, OP_WMMA_LOAD_A, NULL, NULL },
+    { "wmma", { "load", "b" }, OP_WMMA_LOAD_B, NULL, NULL },
+    { "wmma", { "load", "c" }, OP_WMMA_LOAD_C, NULL, NULL },
+    { "wmma", { "store", "d" }, OP_WMMA_STORE_D, NULL, NULL },
+    { "mbarrier", { "init", NULL }, OP_MBAR_INIT, "shared", "an mbarrier lives in shared memory" },
+    { "mbarrier", { "arrive", "expect_tx" }, OP_MBAR_ARRIVE, "shared",
+      "an mbarrier lives in shared memory" },
+    { "mbarrier", { "arrive", "cluster" }, OP_MBAR_ARRIVE_REMOTE, "shared",
+      "an mbarrier lives in shared memory" },
+    { "mbarrier", { "wait", "parity" }, OP_MBAR_WAIT, "shared", "an mbarrier lives in shared memory" },
+    { "wgmma", { "mma_async", NULL }, OP_WGMMA, NULL, NULL },
+    { "wgmma", { "wait", NULL }, OP_WGMMA_WAIT, NULL, NULL },
+    { "ld", { "cluster", NULL }, OP_LD_CLUSTER, "shared",
+      "it reaches the shared memory of a CTA of the cluster" },
+    { "st", { "cluster", NULL }, OP_ST_CLUSTER, "shared",
+      "it reaches the shared memory of a CTA of the cluster" },
+};
+
+static const struct { const char *base, *msg; } base_errors[] = {
+    { "bar", "'bar' needs '.sync' (write bar.sync)" },
+    { "barrier", "'barrier' needs '.cluster' (write barrier.cluster; for the block's barrier "
+                 "write bar.sync)" },
+    { "wmma", "'wmma' needs .load.a, .load.b, .load.c, .mma or .store.d" },
+    { "mbarrier", "'mbarrier' needs .init, .arrive.expect_tx, .arrive.cluster or .wait.parity" },
+    { "wgmma", "'wgmma' needs .mma_async or .wait" },
+};
+
+/* cp.async.bulk.shared.global[.multicast].RxB (a bulk copy) and
+ * cp.async.bulk.global.shared.RxB (a bulk store): the box shape. */
+static int parse_cp(mparse_t *q)
+{
+    asm_ctx_t *a = q->a;
+    mnem_t *m = q->m;
+    int load = q->nsf >= 4 && sf_is(q, 2, "shared") && sf_is(q, 3, "global");
+    int store = q->nsf >= 4 && sf_is(q, 2, "global") && sf_is(q, 3, "shared");
+    if (!((load || store) && sf_is(q, 0, "async") && sf_is(q, 1, "bulk")))
+        return asm_fail(a, at_sf(q, 0), "'cp' needs .async.bulk.shared.global.RxB "
+                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) "
+                        "or .async.bulk.global.shared.RxB (a bulk store)");
+    m->op = load ? OP_CP_BULK : OP_CP_BULK_ST;
+    q->k = 4;
+    if (load && sf_is(q, q->k, "multicast")) {
+        m->multicast = 1;
+        q->k++;
+    }
+    int k = q->k;
+    const suffix_t *x = k < q->nsf ? &q->sf[k] : NULL;
+    const char *by = x ? memchr(x->s, 'x', x->n) : NULL;
+    unsigned rows, bytes;
+    if (!by || parse_small(x->s, (size_t)(by - x->s), &rows) != 0 ||
+        parse_small(by + 1, x->n - (size_t)(by + 1 - x->s), &bytes) != 0)
+        return asm_fail(a, at_sf(q, k), "'cp.async.bulk' needs a box shape .RxB "
+                        "after .%s%s (R rows of B bytes, e.g. .64x128)", load ? "global" : "shared",
+                        m->multicast ? ".multicast" : "");
+    if (rows < 1 || rows > 255 || bytes < 16 || bytes > 4080 || bytes % 16 != 0)
+        return asm_fail(a, x->s - 1, "box .%ux%u: rows must be 1..255 and bytes per row a "
+                        "multiple of 16 in 16..4080", rows, bytes);
+    m->shape[0] = (uint8_t)rows;
+    m->shape[1] = (uint8_t)(bytes / 16);
+    q->k++;
+    return 1;
+}
+
+/* The opcode: a form of several parts, cp's own syntax, or a plain
+ * mnemonic of the table. Sets m->op and q->k past what it read. */
+static int parse_opcode(mparse_t *q)
+{
+    const char *s = q->s;
+    size_t bn = q->bn;
+    if (word_eq(s, bn, "cp"))
+        return parse_cp(q) < 0 ? -1 : 0;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        const form_t *f = &forms[i];
+        int n = f->parts[0] ? f->parts[1] ? 2 : 1 : 0;
+        if (!word_eq(s, bn, f->base) || (n > 0 && !sf_is(q, 0, f->parts[0])) ||
+            (n > 1 && !sf_is(q, 1, f->parts[1])))
+            continue;
+        q->m->op = f->op;
+        q->k = n;
+        if (f->then && !sf_is(q, n, f->then))
+            return asm_fail(q->a, at_sf(q, n), "'%s' needs .%s (%s)", isa_ops[f->op].name,
+                            f->then, f->why);
+        q->k += f->then != NULL;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof base_errors / sizeof base_errors[0]; i++)
+        if (word_eq(s, bn, base_errors[i].base))
+            return asm_fail(q->a, at_sf(q, 0), "%s", base_errors[i].msg);
+    for (int op = 0; op < OP_COUNT; op++) {
+        if (word_eq(s, bn, isa_ops[op].name)) {
+            q->m->op = (isa_op_t)op;
+            return 0;
+        }
+    }
+    return unknown_mnemonic(q->a, s, bn);
+}
+
+/* wgmma.mma_async.nN: N = 8..128, a multiple of 8. */
+static int parse_wgmma_shape(mparse_t *q)
+{
+    int k = q->k;
+    unsigned n = 0;
+    if (k >= q->nsf || q->sf[k].s[0] != 'n' || parse_small(q->sf[k].s + 1, q->sf[k].n - 1, &n) != 0)
+        return asm_fail(q->a, at_sf(q, k), "'wgmma.mma_async' needs a shape .nN "
+                        "(N = 8..128, a multiple of 8), e.g. wgmma.mma_async.n64.f16");
+    if (n < 8 || n > 128 || n % 8 != 0)
+        return asm_fail(q->a, q->sf[k].s - 1, "shape .n%u: N must be 8..128 and a multiple of 8", n);
+    q->m->shape[0] = (uint8_t)n;
+    q->k++;
+    return 0;
+}
+
+/* setp's comparison: .eq .ne .lt .le .gt .ge */
+static int parse_cmp(mparse_t *q)
+{
+    int k = q->k, c = CMP_COUNT;
+    if (k >= q->nsf)
+        return asm_fail(q->a, q->e, "'setp' needs a comparison (.eq .ne .lt .le .gt .ge)");
+    for (c = 0; c < CMP_COUNT; c++)
+        if (sf_is(q, k, isa_cmp_name((isa_cmp_t)c)))
+            break;
+    if (c == CMP_COUNT)
+        return asm_fail(q->a, q->sf[k].s - 1,
+                        "'setp' needs a comparison (.eq .ne .lt .le .gt .ge), got '.%.*s'",
+                        (int)q->sf[k].n, q->sf[k].s);
+    q->m->cmp = (isa_cmp_t)c;
+    q->k++;
+    return 0;
+}
+
+/* The state space of an opcode that names it (isa_space_written): one of
+ * the table's spaces for it. */
+static int parse_space(mparse_t *q)
+{
+    mnem_t *m = q->m;
+    const isa_opinfo_t *info = &isa_ops[m->op];
+    int k = q->k, sp = SPACE_COUNT;
+    if (k >= q->nsf)
+        return asm_fail(q->a, q->e, "'%s' needs a state space (.global, .shared or .param)",
+                        info->name);
+    const suffix_t *x = &q->sf[k];
+    for (sp = SPACE_GLOBAL; sp < SPACE_COUNT; sp++)
+        if (word_eq(x->s, x->n, isa_space_name((isa_space_t)sp)))
+            break;
+    if (sp == SPACE_COUNT && vec_suffix(x))
+        return asm_fail(q->a, x->s - 1, "'.%.*s' goes after the state space (write %s.global.%.*s.f32)",
+                        (int)x->n, x->s, info->name, (int)x->n, x->s);
+    if (sp == SPACE_COUNT)
+        return asm_fail(q->a, x->s - 1,
+                        "'%s' needs a state space (.global, .shared or .param), got '.%.*s'",
+                        info->name, (int)x->n, x->s);
+    if (!(info->spaces & (1u << sp)) && m->op == OP_ST)
+        return asm_fail(q->a, x->s - 1, "cannot store to .param (parameters are read-only)");
+    if (!(info->spaces & (1u << sp)))
+        return asm_fail(q->a, x->s - 1, "'%s' works on .global or .shared, not .param",
+                        info->name);
+    m->space = (isa_space_t)sp;
+    q->k++;
+    if (m->op == OP_LD && sp == SPACE_PARAM)
+        snprintf(m->disp, sizeof m->disp, "ld.param");
+    return 0;
+}
+
+/* .v2 / .v4 right after the space: ld and st on .global and .shared. */
+static int parse_vec(mparse_t *q)
+{
+    mnem_t *m = q->m;
+    int k = q->k;
+    const char *name = isa_ops[m->op].name;
+    if (k >= q->nsf)
+        return 0;
+    const suffix_t *x = &q->sf[k];
+    unsigned vn = vec_suffix(x);
+    if (!vn && x->n >= 2 && x->s[0] == 'v' && isdigit((unsigned char)x->s[1]))
+        return asm_fail(q->a, x->s - 1, "'.%.*s' is not a vector width (vectors are .v2 and .v4)",
+                        (int)x->n, x->s);
+    if (vn && m->op != OP_LD && m->op != OP_ST)
+        return asm_fail(q->a, x->s - 1, "'%s' has no vector form (.v2 and .v4 are for ld and st "
+                        "on .global and .shared)", name);
+    if (vn && m->space == SPACE_PARAM)
+        return asm_fail(q->a, x->s - 1, "'ld.param' has no vector form (.v2 and .v4 are for "
+                        ".global and .shared; load each parameter with its own ld.param)");
+    if (vn) {
+        m->vec = (uint8_t)vn;
+        snprintf(m->disp, sizeof m->disp, "%s.v%u", name, vn);
+        q->k++;
+    }
+    return 0;
+}
+
+/* atom's operation: .add .min .max .exch .cas */
+static int parse_aop(mparse_t *q)
+{
+    int k = q->k, ao = AOP_COUNT;
+    if (k >= q->nsf)
+        return asm_fail(q->a, q->e, "'atom' needs an operation (.add .min .max .exch .cas)");
+    for (ao = AOP_ADD; ao < AOP_COUNT; ao++)
+        if (sf_is(q, k, isa_aop_name((isa_atom_op_t)ao)))
+            break;
+    if (ao == AOP_COUNT)
+        return asm_fail(q->a, q->sf[k].s - 1,
+                        "'atom' needs an operation (.add .min .max .exch .cas), got '.%.*s'",
+                        (int)q->sf[k].n, q->sf[k].s);
+    q->m->aop = (isa_atom_op_t)ao;
+    snprintf(q->m->disp, sizeof q->m->disp, "atom.%s", isa_aop_name(q->m->aop));
+    q->k++;
+    return 0;
+}
+
+/* What comes between the opcode and the type: an optional word (mul.lo,
+ * bra.uni), setp's comparison, wgmma's shape, a state space with .vN and
+ * atom's operation. A fixed space from the table (mbarrier, cp, wgmma,
+ * ld/st.cluster: shared) needs no suffix of its own here. */
+static int parse_modifiers(mparse_t *q)
+{
+    mnem_t *m = q->m;
+    unsigned sp = isa_ops[m->op].spaces;
+    for (int i = SPACE_GLOBAL; i < SPACE_COUNT && !isa_space_written(m->op); i++)
+        if (sp == 1u << i)
+            m->space = (isa_space_t)i;
+    if ((m->op == OP_MUL || m->op == OP_MAD) && sf_is(q, q->k, "lo"))
+        q->k++;
+    if (m->op == OP_BRA && sf_is(q, q->k, "uni"))
+        q->k++;
+    if (m->op == OP_SETP)
+        return parse_cmp(q);
+    if (m->op == OP_WGMMA)
+        return parse_wgmma_shape(q);
+    if (!isa_space_written(m->op))
+        return 0;
+    if (parse_space(q) || parse_vec(q))
+        return -1;
+    return m->op == OP_ATOM ? parse_aop(q) : 0;
+}
+
+/* The allowed type suffixes: the table's, narrowed for vectors and
+ * ld.param (one whole register) and by atom's operation. */
+static int type_mask(mparse_t *q, uint32_t *mask)
+{
+    const mnem_t *m = q->m;
+    const uint32_t word_types = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
+    int k = q->k;
+    *mask = isa_ops[m->op].types;
+    if (m->vec) {
+        *mask = word_types;
+        isa_type_t t = k < q->nsf ? parse_type(q->sf[k].s, q->sf[k].n) : T_COUNT;
+        if (k < q->nsf && t != T_COUNT && !(*mask & (1u << t)))
+            return asm_fail(q->a, q->sf[k].s - 1, "'.v%u' needs a 32-bit element type (.b32 .u32 .s32 "
+                            ".f32: each element is one whole register), got '.%.*s'",
+                            (unsigned)m->vec, (int)q->sf[k].n, q->sf[k].s);
+    }
+    if (m->op == OP_LD && m->space == SPACE_PARAM)
+        *mask = word_types;
+    if (m->op == OP_ATOM) {
+        if (m->aop == AOP_ADD)
+            *mask = (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
+        else if (m->aop == AOP_MIN || m->aop == AOP_MAX)
+            *mask = (1u << T_U32) | (1u << T_S32);
+        else if (m->aop == AOP_CAS)
+            *mask = (1u << T_B32) | (1u << T_U32) | (1u << T_S32);
+    }
+    return 0;
+}
+
+/* The type suffix (cvt: two), then nothing more. */
+static int parse_types(mparse_t *q)
+{
+    mnem_t *m = q->m;
+    for (int i = q->k; i < q->nsf; i++)
+        if (vec_suffix(&q->sf[i]))
+            return asm_fail(q->a, q->sf[i].s - 1, "'%s' has no vector form '.%.*s' (.v2 and .v4 are for "
+                            "ld and st on .global and .shared, right after the state space: "
+                            "ld.global.v4.f32)", m->disp, (int)q->sf[i].n, q->sf[i].s);
+    uint32_t mask;
+    if (type_mask(q, &mask))
+        return -1;
+    if (mask != (1u << T_NONE)) {
+        if (take_type(q->a, q->sf, q->nsf, &q->k, mask, m->disp, q->e, &m->type))
+            return -1;
+        if (m->op == OP_CVT && take_type(q->a, q->sf, q->nsf, &q->k, mask, m->disp, q->e, &m->stype))
+            return -1;
+    }
+    if (q->k < q->nsf)
+        return asm_fail(q->a, q->sf[q->k].s - 1, "unexpected suffix '.%.*s' on '%s'",
+                        (int)q->sf[q->k].n, q->sf[q->k].s, m->disp);
+    if (m->op == OP_CVT && (is_numfmt_type(m->type) || is_numfmt_type(m->stype)) &&
+        !(is_float_type(m->type) && is_float_type(m->stype)))
+        return asm_fail(q->a, q->s, "'cvt.%s.%s': number formats convert only to and from floats "
+                        "(go through f32: cvt.f32.%s first)", isa_type_name(m->type),
+                        isa_type_name(m->stype), isa_type_name(m->stype));
+    return 0;
+}
+
+/* Split [s, e) into its base and suffixes. */
+static int split_suffixes(mparse_t *q)
+{
+    const char *b = q->s;
+    while (b < q->e && *b != '.')
+        b++;
+    q->bn = (size_t)(b - q->s);
+    for (const char *p = b; p < q->e;) {
+        const char *st = p + 1, *en = st;
+        while (en < q->e && *en != '.')
+            en++;
+        if (en == st)
+            return asm_fail(q->a, p, "empty suffix after '.'");
+        if (q->nsf == MAX_SUFFIXES)
+            return asm_fail(q->a, p, "unexpected suffix '.%.*s' on '%.*s'",
+                            (int)(en - st), st, (int)q->bn, q->s);
+        q->sf[q->nsf].s = st;
+        q->sf[q->nsf].n = (size_t)(en - st);
+        q->nsf++;
+        p = en;
+    }
+    return 0;
+}
+
 /* Parse "base.suffix.suffix" at [s, e) into *m. */
 int asm_parse_mnemonic(asm_ctx_t *a, const char *s, const char *e, mnem_t *m)
 {
-    suffix_t sf[MAX_SUFFIXES];
-    int nsf = 0;
-    const char *b = s;
-    while (b < e && *b != '.')
-        b++;
-    size_t bn = (size_t)(b - s);
-    for (const char *q = b; q < e;) {
-        const char *st = q + 1, *en = st;
-        while (en < e && *en != '.')
-            en++;
-        if (en == st)
-            return asm_fail(a, q, "empty suffix after '.'");
-        if (nsf == MAX_SUFFIXES)
-            return asm_fail(a, q, "unexpected suffix '.%.*s' on '%.*s'",
-                        (int)(en - st), st, (int)bn, s);
-        sf[nsf].s = st;
-        sf[nsf].n = (size_t)(en - st);
-        nsf++;
-        q = en;
-    }
-
+    mparse_t q;
+    memset(&q, 0, sizeof q);
+    q.a = a;
+    q.s = s;
+    q.e = e;
+    q.m = m;
+    if (split_suffixes(&q))
+        return -1;
     memset(m, 0, sizeof *m);
     m->type = m->stype = T_NONE;
-    int k = 0, found = 0;
-    if (word_eq(s, bn, "ret")) {
-        m->op = OP_EXIT;
-        found = 1;
-    } else if (word_eq(s, bn, "bar")) {
-        if (nsf == 0 || !word_eq(sf[0].s, sf[0].n, "sync"))
-            return asm_fail(a, nsf ? sf[0].s - 1 : e, "'bar' needs '.sync' (write bar.sync)");
-        m->op = OP_BAR;
-        k = 1;
-        found = 1;
-    } else if (word_eq(s, bn, "barrier")) {
-        if (nsf == 0 || !word_eq(sf[0].s, sf[0].n, "cluster"))
-            return asm_fail(a, nsf ? sf[0].s - 1 : e, "'barrier' needs '.cluster' (write barrier.cluster; "
-                        "for the block's barrier write bar.sync)");
-        m->op = OP_BAR_CLUSTER;
-        k = 1;
-        found = 1;
-    } else if (word_eq(s, bn, "wmma")) {
-        /* wmma.load.{a,b,c}, wmma.mma, wmma.store.d: the name has 2-3 parts */
-        const char *at = nsf ? sf[0].s - 1 : e;
-        if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "mma")) {
-            m->op = OP_WMMA_MMA;
-            k = 1;
-        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "load") && sf[1].n == 1 &&
-                   (sf[1].s[0] == 'a' || sf[1].s[0] == 'b' || sf[1].s[0] == 'c')) {
-            m->op = sf[1].s[0] == 'a' ? OP_WMMA_LOAD_A : sf[1].s[0] == 'b' ? OP_WMMA_LOAD_B
-                                                                         : OP_WMMA_LOAD_C;
-            k = 2;
-        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "store") && word_eq(sf[1].s, sf[1].n, "d")) {
-            m->op = OP_WMMA_STORE_D;
-            k = 2;
-        } else {
-            return asm_fail(a, at, "'wmma' needs .load.a, .load.b, .load.c, .mma or .store.d");
-        }
-        found = 1;
-    } else if (word_eq(s, bn, "mbarrier")) {
-        const char *at = nsf ? sf[0].s - 1 : e;
-        if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "init")) {
-            m->op = OP_MBAR_INIT;
-            k = 1;
-        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "arrive") &&
-                   word_eq(sf[1].s, sf[1].n, "expect_tx")) {
-            m->op = OP_MBAR_ARRIVE;
-            k = 2;
-        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "arrive") &&
-                   word_eq(sf[1].s, sf[1].n, "cluster")) {
-            m->op = OP_MBAR_ARRIVE_REMOTE;
-            k = 2;
-        } else if (nsf >= 2 && word_eq(sf[0].s, sf[0].n, "wait") &&
-                   word_eq(sf[1].s, sf[1].n, "parity")) {
-            m->op = OP_MBAR_WAIT;
-            k = 2;
-        } else {
-            return asm_fail(a, at, "'mbarrier' needs .init, .arrive.expect_tx, .arrive.cluster or .wait.parity");
-        }
-        if (k >= nsf || !word_eq(sf[k].s, sf[k].n, "shared"))
-            return asm_fail(a, k < nsf ? sf[k].s - 1 : e, "'%s' needs .shared (an mbarrier lives "
-                        "in shared memory)", isa_ops[m->op].name);
-        k++;
-        m->space = SPACE_SHARED;
-        found = 1;
-    } else if (word_eq(s, bn, "cp")) {
-        int load = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "shared") && word_eq(sf[3].s, sf[3].n, "global");
-        int store = nsf >= 4 && word_eq(sf[2].s, sf[2].n, "global") && word_eq(sf[3].s, sf[3].n, "shared");
-        if (!((load || store) && word_eq(sf[0].s, sf[0].n, "async") && word_eq(sf[1].s, sf[1].n, "bulk")))
-            return asm_fail(a, nsf ? sf[0].s - 1 : e, "'cp' needs .async.bulk.shared.global.RxB "
-                        "(a bulk copy of R rows of B bytes, e.g. cp.async.bulk.shared.global.64x128) "
-                        "or .async.bulk.global.shared.RxB (a bulk store)");
-        m->op = load ? OP_CP_BULK : OP_CP_BULK_ST;
-        k = 4;
-        if (load && k < nsf && word_eq(sf[k].s, sf[k].n, "multicast")) {
-            m->multicast = 1;
-            k++;
-        }
-        const char *x = k < nsf ? memchr(sf[k].s, 'x', sf[k].n) : NULL;
-        unsigned rows, bytes;
-        if (!x || parse_small(sf[k].s, (size_t)(x - sf[k].s), &rows) != 0 ||
-            parse_small(x + 1, sf[k].n - (size_t)(x + 1 - sf[k].s), &bytes) != 0)
-            return asm_fail(a, k < nsf ? sf[k].s - 1 : e, "'cp.async.bulk' needs a box shape .RxB "
-                        "after .%s%s (R rows of B bytes, e.g. .64x128)", load ? "global" : "shared",
-                        m->multicast ? ".multicast" : "");
-        if (rows < 1 || rows > 255 || bytes < 16 || bytes > 4080 || bytes % 16 != 0)
-            return asm_fail(a, sf[k].s - 1, "box .%ux%u: rows must be 1..255 and bytes per row a "
-                        "multiple of 16 in 16..4080", rows, bytes);
-        m->shape[0] = (uint8_t)rows;
-        m->shape[1] = (uint8_t)(bytes / 16);
-        k++;
-        m->space = SPACE_SHARED;
-        found = 1;
-    } else if (word_eq(s, bn, "wgmma")) {
-        if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "mma_async")) {
-            m->op = OP_WGMMA;
-            k = 1;
-            unsigned n = 0;
-            if (k >= nsf || sf[k].s[0] != 'n' || parse_small(sf[k].s + 1, sf[k].n - 1, &n) != 0)
-                return asm_fail(a, k < nsf ? sf[k].s - 1 : e, "'wgmma.mma_async' needs a shape .nN "
-                            "(N = 8..128, a multiple of 8), e.g. wgmma.mma_async.n64.f16");
-            if (n < 8 || n > 128 || n % 8 != 0)
-                return asm_fail(a, sf[k].s - 1, "shape .n%u: N must be 8..128 and a multiple of 8", n);
-            m->shape[0] = (uint8_t)n;
-            k++;
-            m->space = SPACE_SHARED;
-        } else if (nsf >= 1 && word_eq(sf[0].s, sf[0].n, "wait")) {
-            m->op = OP_WGMMA_WAIT;
-            k = 1;
-        } else {
-            return asm_fail(a, nsf ? sf[0].s - 1 : e, "'wgmma' needs .mma_async or .wait");
-        }
-        found = 1;
-    } else if ((word_eq(s, bn, "ld") || word_eq(s, bn, "st")) && nsf > 0 &&
-               word_eq(sf[0].s, sf[0].n, "cluster")) {
-        m->op = s[0] == 'l' ? OP_LD_CLUSTER : OP_ST_CLUSTER;
-        if (nsf < 2 || !word_eq(sf[1].s, sf[1].n, "shared"))
-            return asm_fail(a, nsf > 1 ? sf[1].s - 1 : e, "'%s' needs .shared (it reaches the shared "
-                        "memory of a CTA of the cluster)", isa_ops[m->op].name);
-        k = 2;
-        m->space = SPACE_SHARED;
-        found = 1;
-    } else if (word_eq(s, bn, "mul") && nsf > 0 && word_eq(sf[0].s, sf[0].n, "hi")) {
-        m->op = OP_MULHI;
-        k = 1;
-        found = 1;
-    } else {
-        for (int op = 0; op < OP_COUNT; op++) {
-            if (word_eq(s, bn, isa_ops[op].name)) {
-                m->op = (isa_op_t)op;
-                found = 1;
-                break;
-            }
-        }
-    }
-    if (!found)
-        return unknown_mnemonic(a, s, bn);
+    if (parse_opcode(&q))
+        return -1;
     snprintf(m->disp, sizeof m->disp, "%s", isa_ops[m->op].name);
-
-    const isa_opinfo_t *info = &isa_ops[m->op];
-    switch (m->op) {
-    case OP_MUL:
-    case OP_MAD:
-        if (k < nsf && word_eq(sf[k].s, sf[k].n, "lo"))
-            k++;
-        break;
-    case OP_BRA:
-        if (k < nsf && word_eq(sf[k].s, sf[k].n, "uni"))
-            k++;
-        break;
-    case OP_SETP: {
-        int c = CMP_COUNT;
-        if (k < nsf)
-            for (c = 0; c < CMP_COUNT; c++)
-                if (word_eq(sf[k].s, sf[k].n, isa_cmp_name((isa_cmp_t)c)))
-                    break;
-        if (k >= nsf)
-            return asm_fail(a, e, "'setp' needs a comparison (.eq .ne .lt .le .gt .ge)");
-        if (c == CMP_COUNT)
-            return asm_fail(a, sf[k].s - 1,
-                        "'setp' needs a comparison (.eq .ne .lt .le .gt .ge), got '.%.*s'",
-                        (int)sf[k].n, sf[k].s);
-        m->cmp = (isa_cmp_t)c;
-        k++;
-        break;
-    }
-    case OP_LD:
-    case OP_ST:
-    case OP_ATOM:
-    case OP_WMMA_LOAD_A:
-    case OP_WMMA_LOAD_B:
-    case OP_WMMA_LOAD_C:
-    case OP_WMMA_STORE_D: {
-        int sp = SPACE_COUNT;
-        if (k < nsf)
-            for (sp = SPACE_GLOBAL; sp < SPACE_COUNT; sp++)
-                if (word_eq(sf[k].s, sf[k].n, isa_space_name((isa_space_t)sp)))
-                    break;
-        if (k >= nsf)
-            return asm_fail(a, e, "'%s' needs a state space (.global, .shared or .param)",
-                        info->name);
-        if (sp == SPACE_COUNT && vec_suffix(&sf[k]))
-            return asm_fail(a, sf[k].s - 1, "'.%.*s' goes after the state space (write %s.global.%.*s.f32)",
-                        (int)sf[k].n, sf[k].s, info->name, (int)sf[k].n, sf[k].s);
-        if (sp == SPACE_COUNT)
-            return asm_fail(a, sf[k].s - 1,
-                        "'%s' needs a state space (.global, .shared or .param), got '.%.*s'",
-                        info->name, (int)sf[k].n, sf[k].s);
-        if (sp == SPACE_PARAM && m->op == OP_ST)
-            return asm_fail(a, sf[k].s - 1, "cannot store to .param (parameters are read-only)");
-        if (sp == SPACE_PARAM && m->op == OP_ATOM)
-            return asm_fail(a, sf[k].s - 1, "'atom' works on .global or .shared, not .param");
-        if (sp == SPACE_PARAM && m->op != OP_LD && m->op != OP_ST)
-            return asm_fail(a, sf[k].s - 1, "'%s' works on .global or .shared, not .param",
-                        info->name);
-        m->space = (isa_space_t)sp;
-        k++;
-        if (m->op == OP_LD && sp == SPACE_PARAM)
-            snprintf(m->disp, sizeof m->disp, "ld.param");
-        unsigned vn = k < nsf ? vec_suffix(&sf[k]) : 0;
-        if (!vn && k < nsf && sf[k].n >= 2 && sf[k].s[0] == 'v' && isdigit((unsigned char)sf[k].s[1]))
-            return asm_fail(a, sf[k].s - 1, "'.%.*s' is not a vector width (vectors are .v2 and .v4)",
-                        (int)sf[k].n, sf[k].s);
-        if (vn && m->op != OP_LD && m->op != OP_ST)
-            return asm_fail(a, sf[k].s - 1, "'%s' has no vector form (.v2 and .v4 are for ld and st "
-                        "on .global and .shared)", info->name);
-        if (vn && sp == SPACE_PARAM)
-            return asm_fail(a, sf[k].s - 1, "'ld.param' has no vector form (.v2 and .v4 are for "
-                        ".global and .shared; load each parameter with its own ld.param)");
-        if (vn) {
-            m->vec = (uint8_t)vn;
-            snprintf(m->disp, sizeof m->disp, "%s.v%u", info->name, vn);
-            k++;
-        }
-        if (m->op == OP_ATOM) {
-            int ao = AOP_COUNT;
-            if (k < nsf)
-                for (ao = AOP_ADD; ao < AOP_COUNT; ao++)
-                    if (word_eq(sf[k].s, sf[k].n, isa_aop_name((isa_atom_op_t)ao)))
-                        break;
-            if (k >= nsf)
-                return asm_fail(a, e, "'atom' needs an operation (.add .min .max .exch .cas)");
-            if (ao == AOP_COUNT)
-                return asm_fail(a, sf[k].s - 1,
-                            "'atom' needs an operation (.add .min .max .exch .cas), got '.%.*s'",
-                            (int)sf[k].n, sf[k].s);
-            m->aop = (isa_atom_op_t)ao;
-            snprintf(m->disp, sizeof m->disp, "atom.%s", isa_aop_name(m->aop));
-            k++;
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    for (int i = k; i < nsf; i++)
-        if (vec_suffix(&sf[i]))
-            return asm_fail(a, sf[i].s - 1, "'%s' has no vector form '.%.*s' (.v2 and .v4 are for "
-                        "ld and st on .global and .shared, right after the state space: "
-                        "ld.global.v4.f32)", m->disp, (int)sf[i].n, sf[i].s);
-
-    /* Type suffixes. */
-    uint32_t mask = info->types;
-    /* the types of one whole register: vector elements and ld.param */
-    const uint32_t word_types = (1u << T_B32) | (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
-    if (m->vec) {
-        mask = word_types;
-        isa_type_t t = k < nsf ? parse_type(sf[k].s, sf[k].n) : T_COUNT;
-        if (k < nsf && t != T_COUNT && !(mask & (1u << t)))
-            return asm_fail(a, sf[k].s - 1, "'.v%u' needs a 32-bit element type (.b32 .u32 .s32 "
-                        ".f32: each element is one whole register), got '.%.*s'",
-                        (unsigned)m->vec, (int)sf[k].n, sf[k].s);
-    }
-    if (m->op == OP_LD && m->space == SPACE_PARAM)
-        mask = word_types;
-    if (m->op == OP_ATOM) {
-        if (m->aop == AOP_ADD)
-            mask = (1u << T_U32) | (1u << T_S32) | (1u << T_F32);
-        else if (m->aop == AOP_MIN || m->aop == AOP_MAX)
-            mask = (1u << T_U32) | (1u << T_S32);
-        else if (m->aop == AOP_CAS)
-            mask = (1u << T_B32) | (1u << T_U32) | (1u << T_S32);
-    }
-    if (mask != (1u << T_NONE)) {
-        if (take_type(a, sf, nsf, &k, mask, m->disp, e, &m->type))
-            return -1;
-        if (m->op == OP_CVT && take_type(a, sf, nsf, &k, mask, m->disp, e, &m->stype))
-            return -1;
-    }
-    if (k < nsf)
-        return asm_fail(a, sf[k].s - 1, "unexpected suffix '.%.*s' on '%s'",
-                    (int)sf[k].n, sf[k].s, m->disp);
-    if (m->op == OP_CVT && (is_numfmt_type(m->type) || is_numfmt_type(m->stype)) &&
-        !(is_float_type(m->type) && is_float_type(m->stype)))
-        return asm_fail(a, s, "'cvt.%s.%s': number formats convert only to and from floats "
-                    "(go through f32: cvt.f32.%s first)", isa_type_name(m->type),
-                    isa_type_name(m->stype), isa_type_name(m->stype));
-    return 0;
+    if (parse_modifiers(&q))
+        return -1;
+    return parse_types(&q);
 }
