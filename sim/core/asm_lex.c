@@ -54,6 +54,51 @@ int asm_lex_percent(asm_ctx_t *a, const char *s, raw_opd_t *r)
     return asm_fail(a, s, "unknown special register '%.*s'", (int)n, s);
 }
 
+/* Where the number at p (after its sign) ends, and what it is: 0f bits,
+ * 0x hex, or decimal (a float when it has a '.' or an exponent). */
+static const char *scan_number(const char *p, int *is_float, int *is_hex, int *is_bits)
+{
+    const char *e = p;
+    *is_float = *is_hex = *is_bits = 0;
+    if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F') && isxdigit((unsigned char)p[2])) {
+        *is_bits = 1;
+        for (e = p + 2; isxdigit((unsigned char)*e);)
+            e++;
+        return e;
+    }
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+        *is_hex = 1;
+        for (e = p + 2; isxdigit((unsigned char)*e);)
+            e++;
+        return e;
+    }
+    int mant = 0;
+    while (isdigit((unsigned char)*e)) {
+        e++;
+        mant = 1;
+    }
+    if (*e == '.') {
+        *is_float = 1;
+        e++;
+        while (isdigit((unsigned char)*e)) {
+            e++;
+            mant = 1;
+        }
+    }
+    if (mant && (*e == 'e' || *e == 'E')) {
+        const char *x = e + 1;
+        if (*x == '+' || *x == '-')
+            x++;
+        if (isdigit((unsigned char)*x)) {
+            *is_float = 1;
+            e = x;
+            while (isdigit((unsigned char)*e))
+                e++;
+        }
+    }
+    return mant ? e : p;
+}
+
 /* Read a number at s: decimal or 0x integer, decimal float, 0fXXXXXXXX.
  * Integers must fit 32 bits (-2^31 .. 2^32-1). Sets *end after it. */
 static int lex_number(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
@@ -64,46 +109,8 @@ static int lex_number(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **en
         neg = *p == '-';
         p++;
     }
-    const char *e = p;
-    int is_float = 0, is_hex = 0, is_bits = 0;
-    if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F') && isxdigit((unsigned char)p[2])) {
-        is_bits = 1;
-        e = p + 2;
-        while (isxdigit((unsigned char)*e))
-            e++;
-    } else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
-        is_hex = 1;
-        e = p + 2;
-        while (isxdigit((unsigned char)*e))
-            e++;
-    } else {
-        int mant = 0;
-        while (isdigit((unsigned char)*e)) {
-            e++;
-            mant = 1;
-        }
-        if (*e == '.') {
-            is_float = 1;
-            e++;
-            while (isdigit((unsigned char)*e)) {
-                e++;
-                mant = 1;
-            }
-        }
-        if (mant && (*e == 'e' || *e == 'E')) {
-            const char *x = e + 1;
-            if (*x == '+' || *x == '-')
-                x++;
-            if (isdigit((unsigned char)*x)) {
-                is_float = 1;
-                e = x;
-                while (isdigit((unsigned char)*e))
-                    e++;
-            }
-        }
-        if (!mant)
-            e = p;
-    }
+    int is_float, is_hex, is_bits;
+    const char *e = scan_number(p, &is_float, &is_hex, &is_bits);
     size_t n = (size_t)(e - s);
     r->at = s;
     r->len = n;

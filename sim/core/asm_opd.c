@@ -131,79 +131,109 @@ static int check_mem(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *r, int pos,
     return 0;
 }
 
-/* Check raw operand `pos` against its role and fill *o. */
-int asm_check_operand(asm_ctx_t *a, const mnem_t *m, isa_role_t role,
-                         const raw_opd_t *r, int pos, isa_instr_t *in)
+/* A register written: %r, or %p for a predicate role. */
+static int check_dst(asm_ctx_t *a, const mnem_t *m, isa_role_t role, const raw_opd_t *r,
+                     int pos, isa_operand_t *o)
+{
+    int pred = role == ROLE_PDST || role == ROLE_PSRC;
+    if (r->kind == (pred ? RAW_PRED : RAW_REG)) {
+        o->kind = pred ? OPD_PRED : OPD_REG;
+        o->index = (uint8_t)r->index;
+        return 0;
+    }
+    if (role == ROLE_PSRC)
+        return asm_fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
+                        "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
+    if (pred)
+        return asm_fail(a, r->at, "destination of '%s' must be a predicate %%p0..%%p%d, "
+                        "got '%.*s'", m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
+    if (r->kind == RAW_SPECIAL)
+        return asm_fail(a, r->at, "cannot write to special register '%.*s'",
+                        (int)r->len, r->at);
+    return asm_fail(a, r->at, "destination of '%s' must be a %%r register, got '%.*s'",
+                    m->disp, (int)r->len, r->at);
+}
+
+/* The first register of a wmma fragment or of wgmma's accumulator. */
+static int check_frag(asm_ctx_t *a, const mnem_t *m, const raw_opd_t *r, int pos,
+                      isa_instr_t *in)
 {
     isa_operand_t *o = &in->opd[pos];
-    memset(o, 0, sizeof *o);
-    if (r->kind == RAW_VEC && role != ROLE_VEC) {
-        if (m->op == OP_LD || m->op == OP_ST)
-            return asm_fail(a, r->at, "a register vector '%.*s' needs a vector %s: write "
+    if (r->kind != RAW_REG)
+        return asm_fail(a, r->at, "operand %d of '%s' must be a %%r register (the first of "
+                        "a fragment's registers), got '%.*s'", pos + 1, m->disp,
+                        (int)r->len, r->at);
+    o->kind = OPD_REG;
+    o->index = (uint8_t)r->index;
+    unsigned n = isa_opd_regs(in, pos);
+    if ((unsigned)r->index + n > ISA_NUM_REGS)
+        return asm_fail(a, r->at, "%s %%r%d..%%r%u of '%s' needs %u registers and "
+                        "goes past %%r%d", m->op == OP_WGMMA ? "accumulator" : "fragment",
+                        r->index, (unsigned)r->index + n - 1, m->disp, n, ISA_NUM_REGS - 1);
+    return 0;
+}
+
+/* The {registers} of ld/st .v2/.v4, or a vector where none belongs. */
+static int check_vec(asm_ctx_t *a, const mnem_t *m, isa_role_t role, const raw_opd_t *r,
+                     int pos, isa_operand_t *o)
+{
+    if (role != ROLE_VEC && (m->op == OP_LD || m->op == OP_ST))
+        return asm_fail(a, r->at, "a register vector '%.*s' needs a vector %s: write "
                         "%s.%s.v%d.%s", (int)r->len, r->at, m->op == OP_LD ? "load" : "store",
                         isa_ops[m->op].name, isa_space_name(m->space), r->nvec == 4 ? 4 : 2,
                         isa_type_name(m->type));
+    if (role != ROLE_VEC)
         return asm_fail(a, r->at, "operand %d of '%s' cannot be a register vector '%.*s' (only "
-                    "ld/st .v2 and .v4 take one)", pos + 1, m->disp, (int)r->len, r->at);
-    }
+                        "ld/st .v2 and .v4 take one)", pos + 1, m->disp, (int)r->len, r->at);
+    if (r->kind != RAW_VEC)
+        return asm_fail(a, r->at, "operand %d of '%s' must be %u consecutive registers in "
+                        "braces, like %s, got '%.*s'", pos + 1, m->disp, (unsigned)m->vec,
+                        m->vec == 4 ? "{%r4, %r5, %r6, %r7}" : "{%r4, %r5}", (int)r->len, r->at);
+    if (r->nvec != m->vec)
+        return asm_fail(a, r->at, "'.v%u' needs %u registers in '{ }', got %d", (unsigned)m->vec,
+                        (unsigned)m->vec, r->nvec);
+    o->kind = OPD_REG;
+    o->index = (uint8_t)r->index;
+    return 0;
+}
+
+/* A branch target: the label is resolved after the last line. */
+static int check_label(asm_ctx_t *a, const raw_opd_t *r, isa_operand_t *o)
+{
+    if (r->kind != RAW_NAME)
+        return asm_fail(a, r->at, "'bra' needs a label name, got '%.*s'",
+                        (int)r->len, r->at);
+    if (asm_grow(a, (void **)&a->fix, &a->fix_cap, a->nfix + 1, sizeof *a->fix))
+        return -1;
+    asm_fixup_t *f = &a->fix[a->nfix++];
+    f->pc = a->p.ncode;
+    f->line = a->lineno;
+    f->col = (uint32_t)(r->at - a->cur) + 1;
+    strcpy(f->name, r->name);
+    o->kind = OPD_LABEL;
+    return 0;
+}
+
+/* Check raw operand `pos` against its role and fill in->opd[pos]. */
+int asm_check_operand(asm_ctx_t *a, const mnem_t *m, isa_role_t role,
+                      const raw_opd_t *r, int pos, isa_instr_t *in)
+{
+    isa_operand_t *o = &in->opd[pos];
+    memset(o, 0, sizeof *o);
+    if (r->kind == RAW_VEC || role == ROLE_VEC)
+        return check_vec(a, m, role, r, pos, o);
     switch (role) {
     case ROLE_DST:
-        if (r->kind == RAW_REG) {
-            o->kind = OPD_REG;
-            o->index = (uint8_t)r->index;
-            return 0;
-        }
-        if (r->kind == RAW_SPECIAL)
-            return asm_fail(a, r->at, "cannot write to special register '%.*s'",
-                        (int)r->len, r->at);
-        return asm_fail(a, r->at, "destination of '%s' must be a %%r register, got '%.*s'",
-                    m->disp, (int)r->len, r->at);
     case ROLE_PDST:
-        if (r->kind == RAW_PRED) {
-            o->kind = OPD_PRED;
-            o->index = (uint8_t)r->index;
-            return 0;
-        }
-        return asm_fail(a, r->at, "destination of '%s' must be a predicate %%p0..%%p%d, "
-                    "got '%.*s'", m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
     case ROLE_PSRC:
-        if (r->kind == RAW_PRED) {
-            o->kind = OPD_PRED;
-            o->index = (uint8_t)r->index;
-            return 0;
-        }
-        return asm_fail(a, r->at, "operand %d of '%s' must be a predicate %%p0..%%p%d, "
-                    "got '%.*s'", pos + 1, m->disp, ISA_NUM_PREDS - 1, (int)r->len, r->at);
+        return check_dst(a, m, role, r, pos, o);
     case ROLE_SRC:
         return check_src(a, m, r, pos, m->op == OP_CVT ? m->stype : m->type, o);
     case ROLE_USRC:   /* stride, count, rank...: integers */
         return check_src(a, m, r, pos, T_U32, o);
     case ROLE_FRAG_DST:
-    case ROLE_FRAG: {
-        if (r->kind != RAW_REG)
-            return asm_fail(a, r->at, "operand %d of '%s' must be a %%r register (the first of "
-                        "a fragment's registers), got '%.*s'", pos + 1, m->disp,
-                        (int)r->len, r->at);
-        o->kind = OPD_REG;
-        o->index = (uint8_t)r->index;
-        unsigned n = isa_opd_regs(in, pos);
-        if ((unsigned)r->index + n > ISA_NUM_REGS)
-            return asm_fail(a, r->at, "%s %%r%d..%%r%u of '%s' needs %u registers and "
-                        "goes past %%r%d", m->op == OP_WGMMA ? "accumulator" : "fragment",
-                        r->index, (unsigned)r->index + n - 1, m->disp, n, ISA_NUM_REGS - 1);
-        return 0;
-    }
-    case ROLE_VEC:
-        if (r->kind != RAW_VEC)
-            return asm_fail(a, r->at, "operand %d of '%s' must be %u consecutive registers in "
-                        "braces, like %s, got '%.*s'", pos + 1, m->disp, (unsigned)m->vec,
-                        m->vec == 4 ? "{%r4, %r5, %r6, %r7}" : "{%r4, %r5}", (int)r->len, r->at);
-        if (r->nvec != m->vec)
-            return asm_fail(a, r->at, "'.v%u' needs %u registers in '{ }', got %d", (unsigned)m->vec,
-                        (unsigned)m->vec, r->nvec);
-        o->kind = OPD_REG;
-        o->index = (uint8_t)r->index;
-        return 0;
+    case ROLE_FRAG:
+        return check_frag(a, m, r, pos, in);
     case ROLE_MEM:
     case ROLE_MBAR:
         return check_mem(a, m, r, pos, o);
@@ -213,23 +243,10 @@ int asm_check_operand(asm_ctx_t *a, const mnem_t *m, isa_role_t role,
         return check_mem(a, &g, r, pos, o);
     }
     case ROLE_LABEL:
-        if (r->kind != RAW_NAME)
-            return asm_fail(a, r->at, "'bra' needs a label name, got '%.*s'",
-                        (int)r->len, r->at);
-        if (asm_grow(a, (void **)&a->fix, &a->fix_cap, a->nfix + 1, sizeof *a->fix))
-            return -1;
-        asm_fixup_t *f = &a->fix[a->nfix++];
-        f->pc = a->p.ncode;
-        f->line = a->lineno;
-        f->col = (uint32_t)(r->at - a->cur) + 1;
-        strcpy(f->name, r->name);
-        o->kind = OPD_LABEL;
-        return 0;
-    case ROLE_NONE:
-    case ROLE_COUNT:
-        break;
+        return check_label(a, r, o);
+    default:
+        return -1;
     }
-    return -1;
 }
 
 /* An address known at assembly time (no base register) aligned as the

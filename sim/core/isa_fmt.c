@@ -148,6 +148,36 @@ static void format_mem(sbuf_t *b, const isa_program_t *p, const isa_instr_t *in,
     sb_printf(b, "[%lu]", (unsigned long)o->imm);
 }
 
+/* The mnemonic with its suffixes: "ld.global.v4.f32", "setp.lt.s32". */
+static void format_mnemonic(sbuf_t *b, const isa_instr_t *in)
+{
+    isa_op_t op = (isa_op_t)in->op;
+    sb_printf(b, "%s", op < OP_COUNT ? isa_ops[op].name : "?");
+    if (op == OP_SETP)
+        sb_printf(b, ".%s", isa_cmp_name((isa_cmp_t)in->cmp));
+    if (op < OP_COUNT && isa_space_written(op))
+        sb_printf(b, ".%s", isa_space_name((isa_space_t)in->space));
+    if ((op == OP_LD || op == OP_ST) && in->vec)
+        sb_printf(b, ".v%u", (unsigned)in->vec);
+    if (op == OP_ATOM)
+        sb_printf(b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
+    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE ||
+        op == OP_LD_CLUSTER || op == OP_ST_CLUSTER)
+        sb_printf(b, ".shared");   /* written, though the only space they have */
+    if (op == OP_CP_BULK)
+        sb_printf(b, ".shared.global%s.%ux%u", in->ctamask ? ".multicast" : "",
+                  (unsigned)in->shape[0], 16u * in->shape[1]);
+    if (op == OP_CP_BULK_ST)
+        sb_printf(b, ".%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
+    if (op == OP_WGMMA)
+        sb_printf(b, ".n%u", (unsigned)in->shape[0]);
+    if (in->type != T_NONE)
+        sb_printf(b, ".%s", isa_type_name((isa_type_t)in->type));
+    if (op == OP_CVT)
+        sb_printf(b, ".%s", isa_type_name((isa_type_t)in->stype));
+}
+
+
 int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
                      char *buf, size_t n)
 {
@@ -157,29 +187,7 @@ int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
     if (in->guard != ISA_NO_REG)
         sb_printf(&b, "@%s%%p%u ", in->guard_neg ? "!" : "", (unsigned)in->guard);
     isa_op_t op = (isa_op_t)in->op;
-    sb_printf(&b, "%s", op < OP_COUNT ? isa_ops[op].name : "?");
-    if (op == OP_SETP)
-        sb_printf(&b, ".%s", isa_cmp_name((isa_cmp_t)in->cmp));
-    if (op < OP_COUNT && isa_space_written(op))
-        sb_printf(&b, ".%s", isa_space_name((isa_space_t)in->space));
-    if ((op == OP_LD || op == OP_ST) && in->vec)
-        sb_printf(&b, ".v%u", (unsigned)in->vec);
-    if (op == OP_ATOM)
-        sb_printf(&b, ".%s", isa_aop_name((isa_atom_op_t)in->aop));
-    if (op == OP_MBAR_INIT || op == OP_MBAR_ARRIVE || op == OP_MBAR_WAIT || op == OP_MBAR_ARRIVE_REMOTE ||
-        op == OP_LD_CLUSTER || op == OP_ST_CLUSTER)
-        sb_printf(&b, ".shared");
-    if (op == OP_CP_BULK)
-        sb_printf(&b, ".shared.global%s.%ux%u", in->ctamask ? ".multicast" : "",
-                  (unsigned)in->shape[0], 16u * in->shape[1]);
-    if (op == OP_CP_BULK_ST)
-        sb_printf(&b, ".%ux%u", (unsigned)in->shape[0], 16u * in->shape[1]);
-    if (op == OP_WGMMA)
-        sb_printf(&b, ".n%u", (unsigned)in->shape[0]);
-    if (in->type != T_NONE)
-        sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->type));
-    if (op == OP_CVT)
-        sb_printf(&b, ".%s", isa_type_name((isa_type_t)in->stype));
+    format_mnemonic(&b, in);
 
     isa_type_t ctx = (isa_type_t)(op == OP_CVT ? in->stype : in->type);
     isa_role_t roles[ISA_MAX_OPDS] = { ROLE_NONE, ROLE_NONE, ROLE_NONE, ROLE_NONE };

@@ -54,7 +54,9 @@ static uint32_t lt_eval(uint32_t v, uint32_t *ancestor, uint32_t *label, const u
  * Cooper-Harvey-Kennedy algorithm it replaces walked long ipdom chains
  * once per branch: 80k branches back to one label took 10 s.) Nodes that
  * cannot reach an exit (endless loops) get no ipdom. Every branch's reconv
- * is its ipdom, or ISA_NO_PC when that is the exit. */
+ * is its ipdom, or ISA_NO_PC when that is the exit.
+ * One long function on purpose: the algorithm's four steps (predecessor
+ * lists, DFS, semidominators, idoms) share eleven arrays of one block. */
 int reconv_compute(isa_program_t *p)
 {
     uint32_t n = p->ncode, nn = n + 1;
