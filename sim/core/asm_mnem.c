@@ -261,7 +261,7 @@ static int parse_opcode(mparse_t *q)
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         const form_t *f = &forms[i];
         int n = f->parts[0] ? f->parts[1] ? 2 : 1 : 0;
-        if (!word_eq(s, bn, f->base) || (n > 0 && !sf_is(q, 0, f->parts[0])) ||
+        if (f->base[0] != s[0] || !word_eq(s, bn, f->base) || (n > 0 && !sf_is(q, 0, f->parts[0])) ||
             (n > 1 && !sf_is(q, 1, f->parts[1])))
             continue;
         q->m->op = f->op;
