@@ -160,6 +160,16 @@ static int starts_number(const char *s)
     return isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]));
 }
 
+/* The identifier at s into out (ISA_NAME_MAX); returns its end, or NULL
+ * after an error (too long). */
+static const char *lex_name(asm_ctx_t *a, const char *s, char *out)
+{
+    const char *e = s;
+    while (is_ident_char(*e))
+        e++;
+    return asm_copy_name(a, s, e, out) ? NULL : e;
+}
+
 /* Read "[ base (+|- offset)? ]". base: %rN, a name, or an integer. */
 static int lex_mem(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
 {
@@ -179,10 +189,8 @@ static int lex_mem(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
         r->index = in.index;
         t += in.len;
     } else if (is_ident_start(*t)) {
-        const char *e = t;
-        while (is_ident_char(*e))
-            e++;
-        if (asm_copy_name(a, t, e, r->name))
+        const char *e = lex_name(a, t, r->name);
+        if (!e)
             return -1;
         r->name_at = t;
         r->mem_base = MB_NAME;
@@ -286,10 +294,8 @@ int asm_lex_operand(asm_ctx_t *a, const char *s, raw_opd_t *r, const char **end)
     if (*s == '[')
         return lex_mem(a, s, r, end);
     if (is_ident_start(*s)) {
-        const char *e = s;
-        while (is_ident_char(*e))
-            e++;
-        if (asm_copy_name(a, s, e, r->name))
+        const char *e = lex_name(a, s, r->name);
+        if (!e)
             return -1;
         r->kind = RAW_NAME;
         r->len = (size_t)(e - s);

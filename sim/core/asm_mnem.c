@@ -299,22 +299,25 @@ static int parse_wgmma_shape(mparse_t *q)
     return 0;
 }
 
-/* setp's comparison: .eq .ne .lt .le .gt .ge */
-static int parse_cmp(mparse_t *q)
+static const char *cmp_name(int c) { return isa_cmp_name((isa_cmp_t)c); }
+static const char *aop_name(int o) { return isa_aop_name((isa_atom_op_t)o); }
+
+/* The next suffix, one of name(lo..hi-1) (setp's comparison, atom's
+ * operation) into *out; `need` says what is missing. */
+static int pick_suffix(mparse_t *q, int lo, int hi, const char *(*name)(int),
+                       const char *need, int *out)
 {
-    int k = q->k, c = CMP_COUNT;
+    int k = q->k;
     if (k >= q->nsf)
-        return asm_fail(q->a, q->e, "'setp' needs a comparison (.eq .ne .lt .le .gt .ge)");
-    for (c = 0; c < CMP_COUNT; c++)
-        if (sf_is(q, k, isa_cmp_name((isa_cmp_t)c)))
-            break;
-    if (c == CMP_COUNT)
-        return asm_fail(q->a, q->sf[k].s - 1,
-                        "'setp' needs a comparison (.eq .ne .lt .le .gt .ge), got '.%.*s'",
-                        (int)q->sf[k].n, q->sf[k].s);
-    q->m->cmp = (isa_cmp_t)c;
-    q->k++;
-    return 0;
+        return asm_fail(q->a, q->e, "%s", need);
+    for (int v = lo; v < hi; v++) {
+        if (sf_is(q, k, name(v))) {
+            *out = v;
+            q->k++;
+            return 0;
+        }
+    }
+    return asm_fail(q->a, q->sf[k].s - 1, "%s, got '.%.*s'", need, (int)q->sf[k].n, q->sf[k].s);
 }
 
 /* The state space of an opcode that names it (isa_space_written): one of
@@ -377,25 +380,6 @@ static int parse_vec(mparse_t *q)
     return 0;
 }
 
-/* atom's operation: .add .min .max .exch .cas */
-static int parse_aop(mparse_t *q)
-{
-    int k = q->k, ao = AOP_COUNT;
-    if (k >= q->nsf)
-        return asm_fail(q->a, q->e, "'atom' needs an operation (.add .min .max .exch .cas)");
-    for (ao = AOP_ADD; ao < AOP_COUNT; ao++)
-        if (sf_is(q, k, isa_aop_name((isa_atom_op_t)ao)))
-            break;
-    if (ao == AOP_COUNT)
-        return asm_fail(q->a, q->sf[k].s - 1,
-                        "'atom' needs an operation (.add .min .max .exch .cas), got '.%.*s'",
-                        (int)q->sf[k].n, q->sf[k].s);
-    q->m->aop = (isa_atom_op_t)ao;
-    snprintf(q->m->disp, sizeof q->m->disp, "atom.%s", isa_aop_name(q->m->aop));
-    q->k++;
-    return 0;
-}
-
 /* What comes between the opcode and the type: an optional word (mul.lo,
  * bra.uni), setp's comparison, wgmma's shape, a state space with .vN and
  * atom's operation. A fixed space from the table (mbarrier, cp, wgmma,
@@ -411,15 +395,28 @@ static int parse_modifiers(mparse_t *q)
         q->k++;
     if (m->op == OP_BRA && sf_is(q, q->k, "uni"))
         q->k++;
-    if (m->op == OP_SETP)
-        return parse_cmp(q);
+    int v = 0;
+    if (m->op == OP_SETP) {
+        if (pick_suffix(q, 0, CMP_COUNT, cmp_name,
+                        "'setp' needs a comparison (.eq .ne .lt .le .gt .ge)", &v))
+            return -1;
+        m->cmp = (isa_cmp_t)v;
+        return 0;
+    }
     if (m->op == OP_WGMMA)
         return parse_wgmma_shape(q);
     if (!isa_space_written(m->op))
         return 0;
     if (parse_space(q) || parse_vec(q))
         return -1;
-    return m->op == OP_ATOM ? parse_aop(q) : 0;
+    if (m->op != OP_ATOM)
+        return 0;
+    if (pick_suffix(q, AOP_ADD, AOP_COUNT, aop_name,
+                    "'atom' needs an operation (.add .min .max .exch .cas)", &v))
+        return -1;
+    m->aop = (isa_atom_op_t)v;
+    snprintf(m->disp, sizeof m->disp, "atom.%s", isa_aop_name(m->aop));
+    return 0;
 }
 
 /* The allowed type suffixes: the table's, narrowed for vectors and
