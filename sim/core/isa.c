@@ -1,13 +1,17 @@
 /* isa.c - the opcode table and the small name helpers of isa.h.
  *
  * The table below is the single description of every opcode: the
- * assembler checks operand counts and type suffixes against it, the
- * disassembler prints its names, and the timing model reads `unit`.
+ * assembler checks type suffixes, state spaces and every operand against
+ * it, the disassembler prints from it, and the timing model reads `unit`.
  *
  * Each entry: name, unit, sources, writes a destination, allowed types, one
  * line of what it does and costs, then (when not 0) `async` and the FLOP
  * per lane of the f32 form, which the timing model, the statistics and the
- * window read from here.
+ * window read from here; then `.spaces` (the state spaces of its memory
+ * operands), `.mem_align` and `.opd`: its operands in source order, each a
+ * role (R(DST, "d"): a register written, shown as "d" in messages; see
+ * isa_role_t in isa.h). sources and destination are the roles counted
+ * (tests/unit/test_isa.c checks that they agree).
  *
  * About `unit`: some opcodes exist both as integer and as f32 instructions
  * (add, sub, mul, mad, min, max, abs, neg). The table gives the unit of the

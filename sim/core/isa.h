@@ -563,8 +563,10 @@ typedef struct isa_opinfo {
      * where the 96 bytes of the fields took two (callgrind: +0.03%) */
     _Alignas(128) const char *name;   /* mnemonic, e.g. "fma"             */
     uint8_t unit;       /* isa_unit_t                                     */
-    uint8_t nsrc;       /* source operands                                */
-    uint8_t has_dst;    /* 1 if opd[0] is written                         */
+    uint8_t nsrc;       /* source operands (the roles of opd[] after the
+                           destination; exec reads this count)            */
+    uint8_t has_dst;    /* 1 if opd[0] is written (a DST, PDST or FRAG_DST
+                           role; the SM's scoreboard reads this)          */
     uint32_t types;     /* bit mask (1u << isa_type_t) of allowed types   */
     const char *doc;    /* one line: what it does and what it costs       */
     uint8_t async;      /* 1: its effects are timed by the SM's
