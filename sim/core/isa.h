@@ -29,7 +29,7 @@
  * [sym+imm], [imm] (and [param] for ld.param), and for ld/st .v2/.v4 a
  * register vector {%rN, %rN+1[, %rN+2, %rN+3]}.
  *
- * Decisions the assembler (asm.c) makes, which the executor can rely on:
+ * Decisions the assembler (asm*.c) makes, which the executor can rely on:
  *  - Immediates in an f32 context (the instruction type is f32; for cvt the
  *    source type) are stored as float bits: 1.5 -> 0x3FC00000, a decimal
  *    integer 2 -> 2.0f, 0f7F800000 -> those exact bits. A hex integer (0x..)
@@ -556,7 +556,7 @@ typedef struct isa_program {
  * isa_instr_unit() gives the unit of one concrete instruction. div and rem
  * (all types) are UNIT_SFU. `types` has bit T_NONE for opcodes written
  * without a type suffix (nop bra bar.sync exit); for cvt it applies to both
- * types; ld.param and atom narrow it further (see asm.c). */
+ * types; ld.param and atom narrow it further (asm_mnem.c type_mask). */
 typedef struct isa_opinfo {
     /* 128 bytes (a power of two): the simulator reads isa_ops[op] for every
      * instruction it executes, and a shift indexes it in one instruction
