@@ -2,8 +2,10 @@
  *
  * Errors carry file:line:col, the offending token and what was expected:
  *   matmul.s:12:17: error: unknown register '%r255' (registers are %r0..%r254)
- * Branch reconvergence points (immediate post-dominators) are computed here,
- * once, so the executor only follows isa_instr_t.reconv.
+ * Branch reconvergence points (immediate post-dominators, reconv.h) are
+ * computed at assembly, once, so the executor only follows
+ * isa_instr_t.reconv. Listings (asm_format_instr, asm_disassemble) are
+ * printed by isa_fmt.c, declared in isa_fmt.h, which this includes.
  */
 #ifndef SIMT_ASM_H
 #define SIMT_ASM_H
@@ -12,6 +14,7 @@
 
 #include "err.h"
 #include "isa.h"
+#include "isa_fmt.h"
 
 /* Assemble len bytes of source text. `file` names the source in messages
  * and in out->file; the kernel name defaults to the file's stem. On
@@ -22,15 +25,5 @@ int asm_assemble(const char *src, size_t len, const char *file,
 
 /* Read and assemble a file. A file that cannot be read is SIMT_E_USAGE. */
 int asm_assemble_file(const char *path, isa_program_t *out, simt_err_t *err);
-
-/* Format one instruction as source text (no label, no newline) into buf.
- * Returns the length that the full text needs, like snprintf. */
-int asm_format_instr(const isa_program_t *p, const isa_instr_t *in,
-                     char *buf, size_t n);
-
-/* A complete listing that asm_assemble turns back into an identical
- * program (same code, params, shared arrays; labels keep their names).
- * Returns a malloc'd string the caller frees, or NULL if out of memory. */
-char *asm_disassemble(const isa_program_t *p);
 
 #endif

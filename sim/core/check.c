@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
+#include "isa_fmt.h"
 
 #define NO_TID 0xFFFFu
 /* w_epoch of bytes a bulk copy (cp.async.bulk) wrote: initialised, and

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "asm.h"
+#include "isa_fmt.h"
 #include "bits.h"
 #include "check.h"
 #include "numfmt.h"

@@ -29,7 +29,7 @@
  * [sym+imm], [imm] (and [param] for ld.param), and for ld/st .v2/.v4 a
  * register vector {%rN, %rN+1[, %rN+2, %rN+3]}.
  *
- * Decisions the assembler (asm.c) makes, which the executor can rely on:
+ * Decisions the assembler (asm*.c) makes, which the executor can rely on:
  *  - Immediates in an f32 context (the instruction type is f32; for cvt the
  *    source type) are stored as float bits: 1.5 -> 0x3FC00000, a decimal
  *    integer 2 -> 2.0f, 0f7F800000 -> those exact bits. A hex integer (0x..)
@@ -284,7 +284,36 @@ typedef enum isa_opd_kind {
  *   cp.async.bulk.global.shared.RxB [dst], [src], pitch   opd[0] OPD_MEM
  *                                      (global), opd[1] OPD_MEM (shared),
  *                                      opd[2] REG or IMM; shape as above
- * nopd == has_dst + nsrc of the table entry, except atom.cas (one more). */
+ * nopd == has_dst + nsrc of the table entry, except atom.cas (one more).
+ * The table (isa_opinfo_t.opd) says this layout operand by operand, as
+ * roles; isa_instr_roles applies the variants (.pred, .vN, atom.cas). */
+
+/* What an instruction does with the operand at one position. */
+typedef enum isa_role {
+    ROLE_NONE,      /* no operand here                                        */
+    ROLE_DST,       /* %r written (.pred forms: a %p)                         */
+    ROLE_PDST,      /* %p written (setp)                                      */
+    ROLE_SRC,       /* read as the instruction's type (cvt: its source type):
+                       %r, special, immediate or shared symbol (.pred: a %p)  */
+    ROLE_USRC,      /* an integer read as u32 whatever the type: a stride,
+                       count, byte count, rank, pitch, parity or N            */
+    ROLE_PSRC,      /* %p read (selp's selector)                              */
+    ROLE_MEM,       /* [address] in the instruction's state space             */
+    ROLE_GMEM,      /* [address] in global memory (a bulk copy's far side)    */
+    ROLE_MBAR,      /* [address] of an mbarrier in shared memory (8 bytes)    */
+    ROLE_LABEL,     /* branch target                                          */
+    ROLE_FRAG_DST,  /* first %r of a register range written: a wmma fragment,
+                       wgmma's accumulator (which it also reads)              */
+    ROLE_FRAG,      /* first %r of a register range read: a wmma fragment     */
+    ROLE_VEC,       /* {%rN, %rN+1, ...}: the data of ld/st .v2 / .v4         */
+    ROLE_COUNT
+} isa_role_t;
+
+/* One operand of the table: its role and the name signatures show. */
+typedef struct isa_opd_desc {
+    uint8_t role;       /* isa_role_t                                     */
+    const char *name;   /* "d", "addr", "stride" ... ("[addr]" in a signature) */
+} isa_opd_desc_t;
 
 /* Number formats (numfmt.h). Registers hold them as bit patterns:
  *   cvt.f16.f32 d, a    round a to FP16 (nearest even, overflow -> inf) and
@@ -527,12 +556,17 @@ typedef struct isa_program {
  * isa_instr_unit() gives the unit of one concrete instruction. div and rem
  * (all types) are UNIT_SFU. `types` has bit T_NONE for opcodes written
  * without a type suffix (nop bra bar.sync exit); for cvt it applies to both
- * types; ld.param and atom narrow it further (see asm.c). */
+ * types; ld.param and atom narrow it further (asm_mnem.c type_mask). */
 typedef struct isa_opinfo {
-    const char *name;   /* mnemonic, e.g. "fma"                           */
+    /* 128 bytes (a power of two): the simulator reads isa_ops[op] for every
+     * instruction it executes, and a shift indexes it in one instruction
+     * where the 96 bytes of the fields took two (callgrind: +0.03%) */
+    _Alignas(128) const char *name;   /* mnemonic, e.g. "fma"             */
     uint8_t unit;       /* isa_unit_t                                     */
-    uint8_t nsrc;       /* source operands                                */
-    uint8_t has_dst;    /* 1 if opd[0] is written                         */
+    uint8_t nsrc;       /* source operands (the roles of opd[] after the
+                           destination; exec reads this count)            */
+    uint8_t has_dst;    /* 1 if opd[0] is written (a DST, PDST or FRAG_DST
+                           role; the SM's scoreboard reads this)          */
     uint32_t types;     /* bit mask (1u << isa_type_t) of allowed types   */
     const char *doc;    /* one line: what it does and what it costs       */
     uint8_t async;      /* 1: its effects are timed by the SM's
@@ -542,6 +576,17 @@ typedef struct isa_opinfo {
     uint8_t f32_flops;  /* FLOP per active lane of its .f32 form (fma 2,
                            add/mul/rcp... 1, mov/abs/neg 0); the Tensor
                            Core counts come from isa_mma_flops           */
+    uint8_t spaces;     /* bit mask (1u << isa_space_t) of the state spaces
+                           its ROLE_MEM / ROLE_MBAR operands are in: one bit
+                           when fixed (mbarrier, wgmma, cp.async.bulk,
+                           ld/st.cluster: shared), several when a suffix
+                           chooses (ld: .global .shared .param); 0: none  */
+    uint8_t mem_align;  /* bytes every address known at assembly (no base
+                           register) of its ROLE_MEM / ROLE_GMEM operands
+                           must be a multiple of (bulk copies and wgmma:
+                           16); 0: checked per access at run time         */
+    isa_opd_desc_t opd[ISA_MAX_OPDS]; /* the operands in source order, of
+                           the plain form: not .pred, not .vN, not cas    */
 } isa_opinfo_t;
 
 extern const isa_opinfo_t isa_ops[OP_COUNT];
@@ -576,6 +621,21 @@ uint32_t isa_wgmma_flops(isa_type_t t, unsigned n);
 /* The unit one instruction issues to: the table's unit, except that the
  * integer forms of FMA-unit opcodes (add.s32, min.u32 ...) use UNIT_ALU. */
 isa_unit_t isa_instr_unit(const isa_instr_t *in);
+
+/* The roles of in's operands (from in->op, type, vec and aop): the
+ * table's, with a .pred type making DST/SRC predicates, .v2/.v4 making
+ * ld's destination or st's data a ROLE_VEC, and atom.cas reading one
+ * more source. Returns how many (the operand count the source needs). */
+int isa_instr_roles(const isa_instr_t *in, isa_role_t roles[ISA_MAX_OPDS]);
+
+/* How in's operands are written, for messages: "d, [addr], b",
+ * "{d0, d1, d2, d3}, [addr]" (the same variants). Returns the length the
+ * full text needs, like snprintf. */
+int isa_signature(const isa_instr_t *in, char *buf, size_t n);
+
+/* 1 if the program text names in's state space as a suffix (the table
+ * allows it several: ld st atom wmma.load wmma.store). */
+int isa_space_written(isa_op_t op);
 
 /* Release everything an isa_program_t owns (not the struct itself). */
 void isa_program_free(isa_program_t *p);

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
+#include "isa.h"
 #include "bits.h"
 #include "memsys.h"
 #include "power.h"
