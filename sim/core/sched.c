@@ -54,19 +54,19 @@ uint32_t sched_pick_reference(sched_t *s, const sched_slot_t *view, int lrr, uin
         s->awake |= bit(s->sleepers[--s->nsleepers].k);
 
     uint32_t n = s->nslots, first = scan_start(s, lrr);
-    uint32_t oldest = SCHED_NONE;             /* GTO: the oldest ready warp     */
-    uint32_t first_ready = SCHED_NONE;        /* LRR: the first ready in turn   */
-    uint32_t soonest = SCHED_NONE;            /* nothing ready: the first of ... */
-    uint64_t soonest_at = SCHED_NEVER;        /* ... the warps ready soonest    */
+    uint32_t oldest = SCHED_NONE;             /* GTO: the oldest issuable warp  */
+    uint32_t first_issuable = SCHED_NONE;     /* LRR: the first issuable in turn */
+    uint32_t soonest = SCHED_NONE;            /* none issuable: the first of ... */
+    uint64_t soonest_at = SCHED_NEVER;        /* ... the warps issuable soonest */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = first + i < n ? first + i : first + i - n;   /* scan order */
         const sched_slot_t *v = &view[k];
-        if (v->state != WARP_READY)
+        if (v->state != WARP_READY)             /* not live */
             continue;
-        uint64_t at = max64(v->dep_ready, s->unit_free[v->unit]);
+        uint64_t at = max64(v->dep_ready, s->unit_free[v->unit]);   /* issuable from cycle at */
         if (at <= now) {
-            if (first_ready == SCHED_NONE)
-                first_ready = k;
+            if (first_issuable == SCHED_NONE)
+                first_issuable = k;
             if (oldest == SCHED_NONE || v->age < view[oldest].age)
                 oldest = k;
         }
@@ -75,13 +75,13 @@ uint32_t sched_pick_reference(sched_t *s, const sched_slot_t *view, int lrr, uin
             soonest = k;
         }
     }
-    if (first_ready == SCHED_NONE)
+    if (first_issuable == SCHED_NONE)
         return wait_until(s, soonest_at, soonest == SCHED_NONE ? NULL : &view[soonest]);
     if (lrr)
-        return issue_k(s, first_ready, now);
-    int greedy_ready = s->last_mine && s->last_k < n && view[s->last_k].state == WARP_READY &&
+        return issue_k(s, first_issuable, now);
+    int greedy_issuable = s->last_mine && s->last_k < n && view[s->last_k].state == WARP_READY &&
                        max64(view[s->last_k].dep_ready, s->unit_free[view[s->last_k].unit]) <= now;
-    return issue_k(s, greedy_ready ? s->last_k : oldest, now);
+    return issue_k(s, greedy_issuable ? s->last_k : oldest, now);
 }
 
 /* ---- the fast version: sets of warps --------------------------------------- */
@@ -125,7 +125,9 @@ inline void sched_file_issued(sched_t *s, sched_slot_t *view, uint32_t k, uint64
                        uint8_t depth, uint8_t unit, uint8_t why)
 {
     sched_slot_t *v = &view[k];
-    if (!(s->awake & bit(k))) {     /* its own issue re-filed it: the general case */
+    /* Not awake any more: while it issued, the warp was filed anew by
+     * sched_file (it reached a barrier or exited, say); take the general way. */
+    if (!(s->awake & bit(k))) {
         sched_slot_t slot = *v;
         slot.dep_ready = dep_ready;
         slot.pc = pc;
@@ -155,7 +157,7 @@ static inline uint32_t first_in_order(uint64_t set, uint32_t first)
 }
 
 /* Nothing can issue now: find the earliest cycle at which some live warp
- * has both its operands and its unit, and of the warps ready then the
+ * has both its operands and its unit, and of the warps issuable then the
  * first in scan order (wait_until records why it waits). */
 static uint32_t next_wake(sched_t *s, const sched_slot_t *view, uint32_t first)
 {
@@ -187,21 +189,21 @@ inline uint32_t sched_pick(sched_t *s, const sched_slot_t *view, int lrr, uint64
     /* wake the warps whose operands are ready by now */
     while (s->nsleepers > 0 && s->sleepers[s->nsleepers - 1].ready <= now)
         s->awake |= bit(s->sleepers[--s->nsleepers].k);
-    /* ready: awake, and their function unit free */
-    uint64_t ready = s->awake;
+    /* issuable: awake, and their function unit free */
+    uint64_t issuable = s->awake;
     if (s->busy_until > now)          /* some unit is still busy */
         for (uint32_t u = 0; u < UNIT_COUNT; u++)
             if (s->unit_free[u] > now)
-                ready &= ~s->by_unit[u];
+                issuable &= ~s->by_unit[u];
     uint32_t first = scan_start(s, lrr);
-    if (!ready)
+    if (!issuable)
         return next_wake(s, view, first);
     if (lrr)
-        return issue_k(s, first_in_order(ready, first), now);   /* the next ready warp in turn */
-    if (s->last_mine && (ready & bit(s->last_k)))
-        return issue_k(s, s->last_k, now);                      /* GTO: the greedy warp */
-    uint32_t k = bits_lowest64(ready);                           /* GTO: else the oldest */
-    for (uint64_t rest = ready & (ready - 1); rest; rest &= rest - 1) {
+        return issue_k(s, first_in_order(issuable, first), now);   /* the next issuable warp in turn */
+    if (s->last_mine && (issuable & bit(s->last_k)))
+        return issue_k(s, s->last_k, now);                         /* GTO: the greedy warp */
+    uint32_t k = bits_lowest64(issuable);                           /* GTO: else the oldest */
+    for (uint64_t rest = issuable & (issuable - 1); rest; rest &= rest - 1) {
         uint32_t j = bits_lowest64(rest);
         if (view[j].age < view[k].age)
             k = j;

@@ -3,8 +3,9 @@
  * The story of one cycle. An SM has 4 sub-partitions, each with one warp
  * scheduler that owns every 4th warp slot (slot s belongs to scheduler
  * s % 4). Each cycle every scheduler may issue one instruction of one warp.
- * A warp can issue when
- *   - it is live: it has work and is not waiting at a barrier,
+ * A warp can issue ("is issuable") when
+ *   - it is live: it has work and is not waiting at a barrier (its state is
+ *     WARP_READY: "ready" there means live, not "can issue"),
  *   - its operands are ready: the scoreboard says the registers its next
  *     instruction reads (and writes) are no longer waiting for an earlier
  *     instruction's result (dep_ready <= now), and
@@ -12,9 +13,12 @@
  *     Core, ...) accepts a new instruction this cycle (unit_free <= now).
  * Of the warps that can, the policy picks one:
  *   - LRR, loose round robin: the next one in turn after the warp it issued
- *     last (scan order: places last+1, last+2, ..., then 0, 1, ...);
+ *     last (scan order: places last+1, last+2, ..., then 0, 1, ...); "loose"
+ *     because a warp that cannot issue loses its turn instead of holding
+ *     up the others;
  *   - GTO, greedy then oldest: the warp it issued last, as long as that one
- *     can go on; else the oldest (the first placed on the SM).
+ *     can go on; else the oldest (the first placed on the SM). Its scan
+ *     order, used only to break ties for the stall reason, starts at 0.
  * If no warp can, the scheduler works out when one will (the earliest
  * max(dep_ready, unit_free) over its live warps) and why the first of them
  * in scan order waits: for an operand from memory (STALL_MEMORY), from
@@ -37,7 +41,15 @@
  * Names: a scheduler calls its warps by their place k in its own part of
  * the SM's view (warp slot k * nsched + s); the view holds a small copy of
  * what the scheduler looks at of each warp (sched_slot_t), refreshed by
- * sched_file whenever the warp changes.
+ * sched_file whenever the warp changes. Three words for three sets:
+ * live (state WARP_READY), awake (live, operands ready: dep_ready <= now)
+ * and issuable (awake, and its unit free: unit_free <= now).
+ *
+ * Who keeps what: this file keeps the sets, last_k, last_mine, issued,
+ * wake and reason. The SM (sm.c) keeps unit_free[] and busy_until (when it
+ * issues an instruction to a unit), last (the issued warp's slot), tc_free
+ * (sm_async.c, wgmma) and a slot's pc and depth (for its instruction
+ * prefetch); this file only reads them.
  */
 #ifndef SIMT_SCHED_H
 #define SIMT_SCHED_H
@@ -71,17 +83,19 @@ typedef struct sched_sleeper {
 
 /* One warp scheduler. The sets are bit masks over the places k. */
 typedef struct sched {
-    uint32_t last;                /* LRR: last slot issued; GTO: greedy slot */
-    uint32_t last_k;              /* last / nsched: its place k              */
-    uint8_t last_mine;            /* last is one of this scheduler's slots   */
+    uint32_t last;                /* the SM's: slot of the warp it issued last */
+    uint32_t last_k;              /* place k of the warp this scheduler issued
+                                     last (LRR: the turn; GTO: the greedy one) */
+    uint8_t last_mine;            /* last_k holds a warp: set by its first
+                                     issue (scheduler 0 starts with place 0) */
     uint32_t nslots;              /* warp places it owns                     */
     uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
-    uint64_t busy_until;          /* the latest of unit_free[]               */
+    uint64_t busy_until;          /* the latest of unit_free[] (kept by sm.c) */
     uint64_t wake;                /* earliest cycle a warp may be ready      */
     uint64_t tc_free;             /* its Tensor Core's wgmma queue is free   */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
-    uint64_t live;                /* warps in state WARP_READY               */
+    uint64_t live;                /* live warps: state WARP_READY            */
     uint64_t at_barrier;          /* warps in state WARP_BARRIER             */
     uint64_t awake;               /* live warps whose operands are ready     */
     uint64_t by_unit[UNIT_COUNT]; /* live warps whose next instruction goes
