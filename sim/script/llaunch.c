@@ -36,14 +36,23 @@ static void check_keys(lua_State *L, int idx)
                 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "", all);
 }
 
+/* The whole number at idx, or 0: an integer, or a float with a whole
+ * value (n / 16 is 8.0, 1e6 is 1000000.0, both fine), never a string. */
+static lua_Integer whole(lua_State *L, int idx)
+{
+    int ok = 0;
+    lua_Integer v = lua_type(L, idx) == LUA_TNUMBER ? lua_tointegerx(L, idx, &ok) : 0;
+    return ok ? v : 0;
+}
+
 /* A positive integer key (0 when absent). */
 static uint64_t get_count(lua_State *L, int idx, const char *key)
 {
     uint64_t v = 0;
     if (lua_getfield(L, idx, key) != LUA_TNIL) {
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+        if (whole(L, -1) < 1)
             lutil_error(L, "launch: %s must be a positive integer, got %s", key, luaL_tolstring(L, -1, NULL));
-        v = (uint64_t)lua_tointeger(L, -1);
+        v = (uint64_t)whole(L, -1);
     }
     lua_pop(L, 1);
     return v;
@@ -146,7 +155,7 @@ void llaunch_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
     if (ty == LUA_TNIL) {
         lutil_error(L, "launch: the configuration needs '%s', e.g. %s = {4, 4}", key, key);
     } else if (ty == LUA_TNUMBER) {
-        lua_Integer v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+        lua_Integer v = whole(L, -1);
         if (v < 1 || v > (lua_Integer)UINT32_MAX)
             lutil_error(L, "launch: %s must be a positive integer, got %s", key,
                         luaL_tolstring(L, -1, NULL));
@@ -158,7 +167,7 @@ void llaunch_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
         for (i = 0; i < (int)n; i++) {
             lua_Integer v;
             lua_geti(L, -1, i + 1);
-            v = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+            v = whole(L, -1);
             if (v < 1 || v > (lua_Integer)UINT32_MAX)
                 lutil_error(L, "launch: %s[%d] must be a positive integer, got %s", key, i + 1,
                             luaL_tolstring(L, -1, NULL));

@@ -62,6 +62,17 @@ for _, bad in ipairs{ 0, -5, 1.5, "100" } do
   expect(e:find("launch: max_cycles must be a positive integer, got " .. tostring(bad), 1, true),
          "max_cycles = " .. tostring(bad) .. ": " .. e)
 end
+-- sizes and limits computed with '/' are floats: a whole value is a whole
+-- number (n / 16 = 1.0), a fraction or a string is not
+for _, dev in ipairs(devices) do
+  local ok, r = matmul(dev, { grid = { n / 16, n / 16 }, block = { 16.0, 16 }, max_instrs = 1e9 })
+  expect(ok and r.cycles > 0, "grid = {n / 16, ...} (floats with whole values) launches: " .. tostring(r))
+end
+for _, bad in ipairs{ { grid = { 1.5, 1 } }, { grid = { "1", 1 } }, { block = 16.5 } } do
+  local key = bad.grid and "grid[1]" or "block"
+  e = same_error(bad, key .. " not whole")
+  expect(e:find("launch: " .. key .. " must be a positive integer", 1, true), key .. ": " .. e)
+end
 e = same_error({ max_instrs = 0 }, "max_instrs = 0")
 expect(e:find("launch: max_instrs must be a positive integer, got 0", 1, true), "max_instrs = 0: " .. e)
 e = same_error({ max_instrs = 10, max_warp_instrs = 10 }, "both instruction limits")
