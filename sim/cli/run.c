@@ -25,6 +25,9 @@
 #endif
 
 /* Message handler: turn the error into "message\ntraceback". */
+/* The longest error message printed whole (bytes). */
+#define CLI_ERROR_MAX 4096
+
 int cli_msghandler(lua_State *L)
 {
     /* {simtlab_exit = N, message = "..."}: a planned failure (a grade that
@@ -44,6 +47,15 @@ int cli_msghandler(lua_State *L)
             msg = lua_tostring(L, -1);
         else
             msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    size_t len = strlen(msg);
+    if (len > CLI_ERROR_MAX) {   /* error(string.rep("x", 1e8)): the start, and how much more */
+        size_t cut = CLI_ERROR_MAX;
+        while (cut > 0 && ((unsigned char)msg[cut] & 0xC0) == 0x80)   /* not inside a UTF-8 character */
+            cut--;
+        lua_pushlstring(L, msg, cut);
+        msg = lua_pushfstring(L, "%s... (%I more bytes of the error message left out)", lua_tostring(L, -1),
+                              (lua_Integer)(len - cut));
     }
     luaL_traceback(L, L, msg, 1);
     return 1;
