@@ -149,6 +149,29 @@ uint32_t cache_lookup_if(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
     return r;
 }
 
+/* Give line `slot` (the victim) to `tag`: its old contents are evicted
+ * (said in *inf, written back if dirty) and no sector is valid yet. */
+static inline void claim_line(cache_t *c, uint32_t slot, uint32_t tag, cache_info_t *inf)
+{
+    uint32_t set = slot / c->assoc;
+    if (!c->is_touched[set]) {
+        c->is_touched[set] = 1;
+        c->touched[c->ntouched++] = set;
+    }
+    cache_line_t *v = &c->lines[slot];
+    if (v->valid) {
+        inf->evicted = 1;
+        inf->victim_addr = v->tag * c->line_bytes;
+        inf->victim_dirty = v->dirty;
+        c->st.evictions++;
+        c->st.writebacks += bits_popcount8(v->dirty);
+    }
+    v->tag = tag;
+    v->valid = 0;   /* ready times of invalid sectors are never read:
+                       each sector gets 0 when it becomes valid */
+    v->dirty = 0;
+}
+
 uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
                       int is_store, uint32_t *miss_sectors, cache_info_t *info)
 {
@@ -201,25 +224,8 @@ uint32_t cache_lookup(cache_t *c, uint32_t line_addr, uint32_t sector_mask,
         slot = c->may_evict ? victim_if(c, tag, c->may_evict, c->evict_user) : victim(c, tag);
         fresh = slot >= 0;   /* -1: no way may go, nothing is allocated */
     }
-    if (fresh) {
-        uint32_t set = (uint32_t)slot / c->assoc;
-        if (!c->is_touched[set]) {
-            c->is_touched[set] = 1;
-            c->touched[c->ntouched++] = set;
-        }
-        cache_line_t *v = &c->lines[slot];
-        if (v->valid) {
-            inf.evicted = 1;
-            inf.victim_addr = v->tag * c->line_bytes;
-            inf.victim_dirty = v->dirty;
-            c->st.evictions++;
-            c->st.writebacks += bits_popcount8(v->dirty);
-        }
-        v->tag = tag;
-        v->valid = 0;   /* ready times of invalid sectors are never read:
-                           each sector gets 0 below when it becomes valid */
-        v->dirty = 0;
-    }
+    if (fresh)
+        claim_line(c, (uint32_t)slot, tag, &inf);
     if (slot >= 0) {
         cache_line_t *l = &c->lines[slot];
         if (allocate) {
