@@ -16,24 +16,26 @@ static const char *const launch_keys[] = { "grid", "block", "cluster", "max_cycl
                                            "max_warp_instrs", "warm_caches", "warm", "check", "show" };
 #define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
 
-/* Raise the unknown-key error when the table at idx has a key that is
- * not a launch key (the alphabetically first, so it is the same on every
- * run). */
-static void check_keys(lua_State *L, int idx)
+void llaunch_check_keys(lua_State *L, int idx, const char *who, const char *const *keys, size_t nkeys)
 {
     char bad[128], all[256];
     size_t used = 0;
-    int found = lfields_unknown_key(L, idx, launch_keys, NLAUNCH_KEYS, NULL, bad, sizeof bad);
+    int found = lfields_unknown_key(L, idx, keys, nkeys, NULL, bad, sizeof bad);
     if (!found)
         return;
-    for (size_t i = 0; i < NLAUNCH_KEYS; i++)
-        used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", i ? ", " : "", launch_keys[i]);
+    for (size_t i = 0; i < nkeys && used < sizeof all; i++)
+        used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", i ? ", " : "", keys[i]);
     if (found == 2)
-        lutil_error(L, "launch: the configuration's keys are names (grid = 4, ...), got a %s key; "
-                       "the keys are %s", bad, all);
-    const char *hint = lfields_closest(bad, launch_keys, NLAUNCH_KEYS);
-    lutil_error(L, "launch: unknown configuration key '%s'%s%s%s; the keys are %s", bad,
+        lutil_error(L, "%s: the configuration's keys are names (grid = 4, ...), got a %s key; "
+                       "the keys are %s", who, bad, all);
+    const char *hint = lfields_closest(bad, keys, nkeys);
+    lutil_error(L, "%s: unknown configuration key '%s'%s%s%s; the keys are %s", who, bad,
                 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "", all);
+}
+
+static void check_keys(lua_State *L, int idx)
+{
+    llaunch_check_keys(L, idx, "launch", launch_keys, NLAUNCH_KEYS);
 }
 
 /* The whole number at idx, or 0: an integer, or a float with a whole

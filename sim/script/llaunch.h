@@ -57,6 +57,11 @@ typedef struct llaunch_opts {
 void llaunch_read(lua_State *L, int idx, llaunch_device_t dev, const struct lgpu *owner,
                   llaunch_opts_t *o);
 
+/* Raise "WHO: unknown configuration key 'k' (did you mean ...?); the keys
+ * are ..." when the table at idx has a key not in keys (the alphabetically
+ * first, so it is the same on every run); nothing when all are known. */
+void llaunch_check_keys(lua_State *L, int idx, const char *who, const char *const *keys, size_t nkeys);
+
 /* Read field `key` ("grid", "block", "cluster") of the table at idx: a
  * positive integer or a table of 1 to 3; raises a Lua error naming it. */
 void llaunch_dim3(lua_State *L, int idx, const char *key, uint32_t out[3]);

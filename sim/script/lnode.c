@@ -451,6 +451,8 @@ static int node_launch_l(lua_State *L)
     int nargs = lua_gettop(L) - 4;
     if (nargs != (int)p->nparams)
         return lutil_error(L, "nd:launch: kernel '%s' takes %u arguments, got %d", p->name, p->nparams, nargs);
+    static const char *const keys[] = { "grid", "block" };
+    llaunch_check_keys(L, 4, "nd:launch", keys, 2);
     gpu_launch_t cfg;
     memset(&cfg, 0, sizeof cfg);
     llaunch_dim3(L, 4, "grid", cfg.grid);

@@ -72,6 +72,10 @@ do
   local lr = n2:launch(2, k, {grid = 1, block = 64}, b, b, b, 256)
   expect(lr.time_us > 0 and math.abs(lr.finish_s - lr.start_s - lr.time_us * 1e-6) < 1e-15, "launch timed on the clock")
   expect(math.abs(b:get(1) - 2 * a:get(1)) < 1e-6, "the launch computed")
+  -- it takes grid and block only: another key is named, not ignored
+  local ok, e = pcall(n2.launch, n2, 2, k, {grid = 1, block = 64, max_cycles = 10}, b, b, b, 256)
+  expect(not ok and e:find("nd:launch: unknown configuration key 'max_cycles'", 1, true)
+         and e:find("the keys are grid, block", 1, true), "nd:launch names an unknown key: " .. tostring(e))
 end
 
 -- two nodes on the same GPUs; scale
