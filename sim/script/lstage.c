@@ -129,6 +129,18 @@ static int quit(lua_State *L)
     return luaL_error(L, "stopped: the window was closed");
 }
 
+/* A knob key before the runs started (LSTAGE_KNOB): raise {simtlab_knob =
+ * key}; the lesson runner catches it and runs the step again with the key
+ * applied, so the run that then starts uses the changed GPU. */
+static int knob_restart(lua_State *L, const lstage_ops_t *ops)
+{
+    const char *ev = ops->event(ops->self);
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, ev ? ev : "restart");
+    lua_setfield(L, -2, "simtlab_knob");
+    return lua_error(L);
+}
+
 int lstage_launch(lua_State *L, lstage_lane_t *lane)
 {
     race_t *race = NULL;
@@ -157,9 +169,10 @@ int lstage_launch(lua_State *L, lstage_lane_t *lane)
     }
     const lstage_ops_t *ops = lstage_get(L);
     if (ops) {
-        if (ops->play(ops->self, lane, 1, 0) == LSTAGE_QUIT) {
+        int how = ops->play(ops->self, lane, 1, 0);
+        if (how == LSTAGE_QUIT || how == LSTAGE_KNOB) {
             end_lane(lane);
-            return quit(L);
+            return how == LSTAGE_QUIT ? quit(L) : knob_restart(L, ops);
         }
     } else {
         run_all(lane, 1);
@@ -237,9 +250,9 @@ static int l_race(lua_State *L)
         how = ops->play(ops->self, race->lane, race->n, interruptible);
     else
         run_all(race->lane, race->n);
-    if (how == LSTAGE_QUIT) {
+    if (how == LSTAGE_QUIT || how == LSTAGE_KNOB) {
         race_gc(L);
-        return quit(L);
+        return how == LSTAGE_QUIT ? quit(L) : knob_restart(L, ops);
     }
     const char *ev = how == LSTAGE_INTERRUPTED && ops ? ops->event(ops->self) : NULL;
     lua_createtable(L, race->n, 1);
