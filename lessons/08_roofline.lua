@@ -52,23 +52,28 @@ return {
       local ridge = peak / bw
       local n = L.knob("n")
       local pts = {}
+      L.say{
+        en = "Four kernels on the H200 model, each a point on the roofline: vecadd, the naive and the tiled matrix "
+          .. "multiply, and micro_fma8. Each point appears when its kernel's run finishes.",
+        zh = "在 H200 模型上跑四个核函数，每个都是屋顶线上的一个点：vecadd、朴素和分块的矩阵乘法，以及 micro_fma8。"
+          .. "每个核函数跑完，图上就出现它的点。",
+      }
+      local chart = L.chart{ name = "08_roofline", live = true,
+                             title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
+                             roofline = { peak_gflops = peak, peak_gbs = bw, points = {} } }
       local function add(name, r)
         local gflops = r.flops / r.time_us / 1000
         pts[#pts + 1] = { name = name, ai = r.flops / math.max(1, r.dram_bytes), gflops = gflops, r = r }
+        chart:add(pts[#pts])
       end
-      L.say{
-        en = "Four kernels on the H200 model, each a point on the roofline: vecadd, the naive and the tiled matrix "
-          .. "multiply, and micro_fma8. The chart follows the runs.",
-        zh = "在 H200 模型上跑四个核函数，每个都是屋顶线上的一个点：vecadd、朴素和分块的矩阵乘法，以及 micro_fma8。跑完后出图。",
-      }
       L.label("vecadd"); add("vecadd", (W.vecadd(g, 1 << 20)))
       L.label("matmul_naive"); add("matmul_naive", (W.matmul(g, "matmul_naive", n)))
       L.label("matmul_tiled16"); add("matmul_tiled16", (W.matmul(g, "matmul_tiled16", n)))
       local out = g:tensor{ d.sms * 1024, name = "out" }
       L.label("micro_fma8"); add("micro_fma8", L.run(g, "micro_fma8", { grid = d.sms, block = 1024 }, 8, out))
-      L.label(nil)
-      L.chart{ name = "08_roofline", title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
-               roofline = { peak_gflops = peak, peak_gbs = bw, points = pts } }
+      chart:done{ en = string.format("Left of the ridge (%.1f FLOP/byte) the DRAM roof limits a kernel, right of it "
+                                     .. "the arithmetic does.", ridge),
+                  zh = string.format("屋脊点（每字节 %.1f 次运算）左边，限制核函数的是显存屋顶；右边，是算力。", ridge) }
       L.pts, L.ridge = pts, ridge
       local v, mm, fm = pts[1], pts[3], pts[4]
       L.say{

@@ -43,6 +43,9 @@
 --                           (the one-sentence conclusion under it), measured = true in
 --                           a series (a real GPU's numbers: hollow squares, dashed),
 --                           xtext = {"1", "2", ...} (how the x values are written).
+--                           A roofline is a board too (redrawn every frame: size, zoom,
+--                           theme, the L key); with live = true it returns c with
+--                           c:add{name=, ai=, gflops=} (the point appears) and c:done(note).
 --     live = true           returns a chart that fills in as the experiment runs:
 --                             local c = L.chart{..., live = true, run_label = {en = "paths = %s", zh = "路径数 = %s"}}
 --                             for i, P in ipairs(PATHS) do
@@ -317,6 +320,21 @@ function lesson.new(t, opts)
                 x = c.x, xtext = xtexts(c), series = series, log_x = c.log_x, now = now }
   end
 
+  -- show a roofline chart on the stage: a board redrawn every frame (size,
+  -- zoom, theme, the L key), its points those there are so far
+  local function show_roofline(c)
+    if not simt.on_stage() or simt.board == nil then return false end
+    local rf, pts = c.roofline, {}
+    for i, p in ipairs(rf.points) do
+      local ok = p.ai and p.ai > 0 and p.ai < math.huge and p.gflops and p.gflops > 0
+      pts[i] = { name = p.name, ai = ok and p.ai or nil, gflops = ok and p.gflops or nil }
+    end
+    simt.board{ kind = "roofline", title = c.title or "", note = c.note, x_label = c.x_label, y_label = c.y_label,
+                roof = rf.roof_name or "FP32", peak_gflops = rf.peak_gflops, peak_gbs = rf.peak_gbs, points = pts,
+                alone = c.alone }
+    return true
+  end
+
   -- the chart's table on stdout and its PNG (--charts)
   local function chart_out(c)
     local title = text(c.title or "")
@@ -381,6 +399,23 @@ function lesson.new(t, opts)
     chart_out(self.c)
   end
 
+  -- a live roofline: a point appears as each kernel's run finishes
+  local LiveRoof = {}
+  LiveRoof.__index = LiveRoof
+  function LiveRoof:add(p)
+    local pts = self.c.roofline.points
+    pts[#pts + 1] = p
+    show_roofline(self.c)
+  end
+  function LiveRoof:done(note)
+    if note then self.c.note = note end
+    if self.c.note then L.notes[#L.notes + 1] = self.c.note end
+    L.label(nil)
+    self.c.alone = true   -- the runs are over: the roofline takes the whole body
+    show_roofline(self.c)
+    chart_out(self.c)
+  end
+
   function L.chart(c)
     if type(c) ~= "table" or (not c.roofline and (type(c.x) ~= "table" or type(c.series) ~= "table")) then
       error("L.chart needs {title = ..., x = {...}, series = {{name = ..., y = {...}}, ...}}", 2)
@@ -391,8 +426,16 @@ function lesson.new(t, opts)
       show_chart(c, nil)
       return setmetatable({ c = c }, Live)
     end
-    if c.roofline and simt.roofline ~= nil and simt.on_stage() then
-      simt.roofline(roofline_args(c, nil, title))   -- shown on the stage in place of the runs
+    if c.live then
+      c.roofline.points = c.roofline.points or {}
+      show_roofline(c)
+      return setmetatable({ c = c }, LiveRoof)
+    end
+    if c.roofline and simt.on_stage() then
+      c.alone = true
+      if not show_roofline(c) and simt.roofline ~= nil then
+        simt.roofline(roofline_args(c, nil, title))   -- a picture in place of the runs
+      end
     elseif not c.roofline then
       show_chart(c, nil)
     end

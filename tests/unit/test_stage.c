@@ -76,6 +76,8 @@ static void launch_cfg(uint32_t grid[3], uint32_t block[3])
 static const char *race_label_en, *race_label_zh;
 
 /* Race the CPU against the GPU on the stage; stats out. */
+static int race_expect = LSTAGE_FINISHED;   /* what play returns (LSTAGE_KNOB: a key before the run) */
+
 static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
 {
     simt_err_t e;
@@ -104,6 +106,14 @@ static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
         ops->label(ops->self, race_label_en, race_label_zh);
     ops->say(ops->self, "One CPU core against a GPU with 2 SMs, on a 32 x 32 matrix multiply.",
              "一个 CPU 核心对一块有 2 个 SM 的 GPU，计算 32 x 32 的矩阵乘法。");
+    if (race_expect == LSTAGE_KNOB) {   /* a knob key before the run: nothing ran */
+        assert_int_equal(ops->play(ops->self, lanes, 2, 0), LSTAGE_KNOB);
+        assert_int_equal(gpu_run_status(lanes[1].gpu), GPU_RUN_MORE);
+        assert_int_equal(cpu_run_status(lanes[0].cpu), CPU_RUN_MORE);
+        cpu_run_end(lanes[0].cpu, cs, &e);
+        gpu_run_end(lanes[1].gpu, gs, &e);
+        return;
+    }
     assert_int_equal(ops->play(ops->self, lanes, 2, 0), LSTAGE_FINISHED);
     assert_int_equal(cpu_run_end(lanes[0].cpu, cs, &e), 0);
     assert_int_equal(gpu_run_end(lanes[1].gpu, gs, &e), 0);
@@ -414,6 +424,52 @@ static void test_pagedown_during_run(void **state)
     unsetenv("SDL_VIDEODRIVER");
 }
 
+/* A knob key ('[', ']', ',', '.', R) while a step's first run waits for
+ * Space in a window (SDL's dummy video driver): play returns LSTAGE_KNOB
+ * with nothing run, and the key is the next event (the lesson runner makes
+ * the step again on the changed GPU); the step's next run waits again. */
+static void test_knob_before_run(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    mkdir(FRAMES_DIR, 0755);
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("XDG_CONFIG_HOME", FRAMES_DIR "/config", 1);
+    static const SDL_Keycode keys[3] = { SDLK_LEFTBRACKET, SDLK_PERIOD, SDLK_r };
+    static const char *const evs[3] = { "sms_half", "dram_double", "restart" };
+    for (int k = 0; k < 3; k++) {
+        scene_t s;
+        scene_init(&s);
+        gpu_stats_t gs;
+        cpu_stats_t cs;
+        stage_opts_t o = { .headless = 0, .lang = "en" };
+        stage_t *st = stage_open(&o, &e);
+        assert_non_null(st);
+        if (stage_headless(st)) {
+            stage_close(st, &e);
+            scene_free(&s);
+            skip();
+        }
+        const lstage_ops_t *ops = stage_ops(st);
+        ops->hold_runs(ops->self, 1);
+        SDL_Event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.type = SDL_KEYDOWN;
+        ev.key.keysym.sym = keys[k];
+        assert_int_equal(SDL_PushEvent(&ev), 1);
+        race_expect = LSTAGE_KNOB;
+        race(&s, st, &gs, &cs);
+        race_expect = LSTAGE_FINISHED;
+        const char *got = ops->event(ops->self);
+        assert_non_null(got);
+        assert_string_equal(got, evs[k]);
+        assert_null(ops->event(ops->self));
+        assert_int_equal(stage_close(st, &e), 0);
+        scene_free(&s);
+    }
+    unsetenv("SDL_VIDEODRIVER");
+}
+
 /* The CPU's clock never runs ahead of its cores: advanced in slices
  * towards a far target (a fast-forwarded stage in a window, whose host
  * budget stops each slice early), cpu_run_cycle stays within the run's
@@ -483,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_golden_frame),
         cmocka_unit_test(test_roofline_on_stage),
         cmocka_unit_test(test_board_golden),
+        cmocka_unit_test(test_knob_before_run),
         cmocka_unit_test(test_pagedown_during_run),
         cmocka_unit_test(test_fast_forward_clock),
         cmocka_unit_test(test_chart_png_cjk),
