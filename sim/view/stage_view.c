@@ -1209,7 +1209,7 @@ static void draw_table_board(ctx_t *c, const view_board_t *b, int ix, int ty, in
     /* the largest size (HEAD or BODY down to 10 px at zoom 1) at which the
      * table fits; the last column (words) wraps when the others leave it
      * at least half the width */
-    int px = b->alone ? HEAD : BODY, total = 0, wrapw = 0, rows_h = 0;
+    int px = b->alone || c->m->nlanes == 0 ? HEAD : BODY, total = 0, wrapw = 0, rows_h = 0;
     int lines[VIEW_BOARD_ROWS + 1];
     for (; px >= 10; px--) {
         total = 0;
@@ -1487,6 +1487,8 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
     int detail_w = m->detail ? S(&c, 360) : 0;
     if (detail_w > m->width / 2)
         detail_w = m->width / 2;
+    if (m->nlanes == 0)   /* nothing to detail: the body is the board's or the words' */
+        detail_w = 0;
     draw_header(&c, head);
     int lanes_w = m->width - detail_w;
     if (m->picture) {   /* a chart instead of the runs: the whole body, its shape kept */
@@ -1517,11 +1519,18 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
         int x0 = lanes_w * i / m->nlanes, x1 = lanes_w * (i + 1) / m->nlanes;
         draw_lane(&c, &m->lane[i], x0, body_y, x1 - x0, body_h);
     }
-    if (m->nlanes == 0 && !(m->board && m->board->kind != VIEW_BOARD_NONE))
-        txt(&c, m->waiting ? tr(&c, "Read the text below, then press Space or PageDown to start.",
-                                "先读下面的文字，然后按空格或 PageDown 开始。")
-                           : tr(&c, "(nothing is running yet)", "（还没有运行任何东西）"),
-            S(&c, 20), body_y + S(&c, 20), HEAD, TEXT_SANS, c.th.muted);
+    if (m->nlanes == 0 && !(m->board && m->board->kind != VIEW_BOARD_NONE)) {
+        /* a step that shows no run and no board (its words are the step):
+         * say so in the middle of the body instead of an empty run panel */
+        const char *what = m->waiting ? tr(&c, "This step runs no kernel: its point is in the words below. "
+                                               "Space or PageDown goes on.",
+                                           "这一步不运行核函数：要点在下面的文字里。按空格或 PageDown 继续。")
+                                      : tr(&c, "No run on the stage yet: read the words below.",
+                                           "舞台上还没有运行：请先读下面的文字。");
+        int ww = m->width - S(&c, 80);
+        int wh = text_draw_wrapped(t, what, 0, 0, ww, S(&c, HEAD), TEXT_SANS, c.th.muted, 0);
+        text_draw_wrapped(t, what, S(&c, 40), body_y + (body_h - wh) / 2, ww, S(&c, HEAD), TEXT_SANS, c.th.muted, 1);
+    }
     if (detail_w && !(m->board && m->board->kind != VIEW_BOARD_NONE))
         draw_detail(&c, m->focus >= 0 && m->focus < m->nlanes ? &m->lane[m->focus] : NULL, lanes_w, body_y,
                     detail_w, body_h);
