@@ -54,7 +54,9 @@
 --                             end
 --                             c:done{en = "conclusion", zh = "结论"}              -- stdout table, PNG, note
 --                           (series y tables may start empty; run_label defaults to
---                           "X_LABEL = x")
+--                           "X_LABEL = x"). When a library launches the runs
+--                           (conv.igemm, decode.matrix), c:at(i) labels them and marks x i
+--                           before the call, and c:set fills the point after it.
 --   L.table{name=, title=, columns={c1, c2, ...}, rows={{v1, v2, ...}, ...}, note=}
 --                           a table with aligned columns (titles and column
 --                           names a string or {en=, zh=}; cells strings, numbers or
@@ -307,7 +309,16 @@ function lesson.new(t, opts)
   -- a chart's x values as the lesson writes them
   local function xtexts(c)
     local t = {}
-    for i, x in ipairs(c.x) do t[i] = c.xtext and c.xtext[i] or (math.type(x) == "integer" and tostring(x) or readable(x)) end
+    for i, x in ipairs(c.x) do
+      t[i] = c.xtext and c.xtext[i] or (type(x) == "string" and x)
+             or (math.type(x) == "integer" and tostring(x) or readable(x))
+    end
+    return t
+  end
+  -- a chart's x values as numbers: words (GPU names) are placed 1, 2, 3 ...
+  local function xnums(c)
+    local t = {}
+    for i, x in ipairs(c.x) do t[i] = type(x) == "number" and x or i end
     return t
   end
 
@@ -317,7 +328,7 @@ function lesson.new(t, opts)
     local series = {}
     for k, sr in ipairs(c.series) do series[k] = { name = sr.name, y = sr.y, measured = sr.measured } end
     simt.board{ kind = "chart", title = c.title or "", note = c.note, x_label = c.x_label or "", y_label = c.y_label or "",
-                x = c.x, xtext = xtexts(c), series = series, log_x = c.log_x, now = now }
+                x = xnums(c), xtext = xtexts(c), series = series, log_x = c.log_x, now = now }
   end
 
   -- show a roofline chart on the stage: a board redrawn every frame (size,
@@ -352,7 +363,7 @@ function lesson.new(t, opts)
         for _, sr in ipairs(c.series) do head = head .. string.format(" %14s", text(sr.name)) end
         print(head)
         for i, x in ipairs(c.x) do
-          local row = string.format("    %-14s", tostring(x))
+          local row = string.format("    %-14s", c.xtext and c.xtext[i] or tostring(x))
           for _, sr in ipairs(c.series) do
             local y = sr.y[i]
             row = row .. (y and string.format(" %14.4g", y) or string.format(" %14s", "-"))
@@ -371,7 +382,7 @@ function lesson.new(t, opts)
         local series = {}
         for k, sr in ipairs(c.series) do series[k] = { name = text(sr.name), y = sr.y } end
         pcall(simt.chart, { path = path, title = title, x_label = text(c.x_label or ""),
-                            y_label = text(c.y_label or ""), x = c.x, series = series, log_x = c.log_x })
+                            y_label = text(c.y_label or ""), x = xnums(c), series = series, log_x = c.log_x })
       end
     end
   end
@@ -379,11 +390,14 @@ function lesson.new(t, opts)
   -- a live chart: points set as their runs finish (see the header)
   local Live = {}
   Live.__index = Live
-  function Live:run(i, dev, k, cfg, ...)
+  function Live:at(i)
     local c, xt = self.c, xtexts(self.c)[i]
     local fmt = c.run_label or { en = text_in(c.x_label or "x", "en") .. " = %s", zh = text_in(c.x_label or "x", "zh") .. " = %s" }
     L.label{ en = string.format(text_in(fmt, "en"), xt), zh = string.format(text_in(fmt, "zh"), xt) }
     show_chart(c, i)
+  end
+  function Live:run(i, dev, k, cfg, ...)
+    self:at(i)
     local r = L.run(dev, k, cfg, ...)
     return r
   end
