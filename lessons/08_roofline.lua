@@ -79,14 +79,14 @@ return {
       L.say{
         en = string.format("The ridge is at %.1f FLOP/byte. vecadd (2^20 elements) does %.3f FLOP per byte; its roof is %.0f GFLOP/s and it reached %.0f: memory-bound, more "
           .. "arithmetic units would not help it. The tiled matrix multiply does %.1f FLOP per byte here and "
-          .. "micro_fma8 %.0f: they sit right of the ridge, under the flat compute roof (%.0f GFLOP/s). Being under a high roof is no guarantee: the tiled multiply "
+          .. "micro_fma8 %.0f: they sit right of the ridge, under the flat compute roof (%s GFLOP/s). Being under a high roof is no guarantee: the tiled multiply "
           .. "reached only %.0f GFLOP/s, because its %d blocks cannot keep %d SMs busy, and a roof says nothing about "
-          .. "idle SMs.", ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, peak, mm.gflops, mm.r.blocks, d.sms),
+          .. "idle SMs.", ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, L.commas(peak), mm.gflops, mm.r.blocks, d.sms),
         zh = string.format("屋脊点在每字节 %.1f 次运算。vecadd（2^20 个元素）每字节只做 %.3f 次运算，"
           .. "它的屋顶是 %.0f GFLOP/s，实际达到 %.0f：受内存限制，加再多计算单元也没用。分块矩阵乘法这里每字节 %.1f 次，"
-          .. "micro_fma8 每字节 %.0f 次：它们在屋脊点右边，顶上是平的算力屋顶（%.0f GFLOP/s）。"
+          .. "micro_fma8 每字节 %.0f 次：它们在屋脊点右边，顶上是平的算力屋顶（%s GFLOP/s）。"
           .. "屋顶高不等于跑得快：分块矩阵乘法只达到 %.0f GFLOP/s，因为它只有 %d 个线程块，喂不饱 %d 个 SM，而屋顶线并不考虑闲着的 SM。",
-          ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, peak, mm.gflops, mm.r.blocks, d.sms),
+          ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, L.commas(peak), mm.gflops, mm.r.blocks, d.sms),
       }
       for _, p in ipairs(pts) do
         local roof = math.min(peak, p.ai * bw)
