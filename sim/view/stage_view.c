@@ -1069,7 +1069,7 @@ static void draw_roofline_board(ctx_t *c, const view_board_t *b, int ix, int ty,
     int lx0 = (int)floor(log10(amin)) - (log10(amin) - floor(log10(amin)) < 0.3 ? 1 : 0);
     int lx1 = (int)ceil(log10(amax)) + (ceil(log10(amax)) - log10(amax) < 0.3 ? 1 : 0);
     int ly1 = (int)ceil(log10(peak * 1.6));
-    int ly0 = (int)floor(log10(gmin)) - (log10(gmin) - floor(log10(gmin)) < 0.3 ? 1 : 0);
+    int ly0 = (int)floor(log10(gmin)) - 1;   /* a decade under the slowest point: room for its label */
     if (ly0 > ly1 - 3)
         ly0 = ly1 - 3;
     if (lx1 < lx0 + 2)
@@ -1111,14 +1111,13 @@ static void draw_roofline_board(ctx_t *c, const view_board_t *b, int ix, int ty,
     int xlw = txt_w(c, xl, fs, TEXT_SANS);
     txt_fit(c, xl, xlw < pw ? px + (pw - xlw) / 2 : px, py + ph + th + S(c, 8), pw, fs, TEXT_SANS, c->th.ink);
     text_draw_rotated(c->t, yl, ix + th / 2, py + ph / 2, -90, S(c, fs), TEXT_SANS, c->th.ink);
-    /* the region names, low in each region */
+    /* the region names, at the top of each region (above the roofs: no run is there) */
     const char *mem = tr(c, "memory-bound", "受内存限制"), *cmp = tr(c, "compute-bound", "受算力限制");
     int mw = txt_w(c, mem, fs, TEXT_BOLD), cw = txt_w(c, cmp, fs, TEXT_BOLD);
     if (ridge_x - px > mw + S(c, 12))
-        txt(c, mem, px + S(c, 8), py + ph - th - S(c, 6), fs, TEXT_BOLD, blend(c->th.ink, board_colors[1], 0.6));
+        txt(c, mem, px + S(c, 8), py + S(c, 6), fs, TEXT_BOLD, blend(c->th.ink, board_colors[1], 0.6));
     if (px + pw - ridge_x > cw + S(c, 12))
-        txt(c, cmp, px + pw - cw - S(c, 8), py + ph - th - S(c, 6), fs, TEXT_BOLD,
-            blend(c->th.ink, board_colors[2], 0.6));
+        txt(c, cmp, px + pw - cw - S(c, 8), py + S(c, 6), fs, TEXT_BOLD, blend(c->th.ink, board_colors[2], 0.6));
     /* the ridge: dashed, named */
     color(c, c->th.muted);
     for (int yy = py; yy < py + ph; yy += S(c, 10))
@@ -1131,15 +1130,16 @@ static void draw_roofline_board(ctx_t *c, const view_board_t *b, int ix, int ty,
     thick_line(c, ridge_x, RF_Y(peak), px + pw, RF_Y(peak), c->th.ink);
     /* the ridge's name low on its line, above the region names */
     snprintf(buf, sizeof buf, tr(c, "ridge: %.1f FLOP/byte", "屋脊点：每字节 %.1f 次运算"), ridge);
-    int rw = txt_w(c, buf, fs, TEXT_BOLD), rx = ridge_x - rw / 2, ry = py + ph - 2 * th - S(c, 12);
+    int rw = txt_w(c, buf, fs, TEXT_BOLD), rx = ridge_x - rw / 2, ry = py + ph - th - S(c, 6);
     rx = rx + rw > px + pw - S(c, 4) ? px + pw - S(c, 4) - rw : rx < px + S(c, 4) ? px + S(c, 4) : rx;
     fill(c, rx - S(c, 3), ry, rw + S(c, 6), th, c->th.panel);
     txt(c, buf, rx, ry, fs, TEXT_BOLD, c->th.ink);
     const char *roof = b->series[0].name[zh && b->series[0].name[1][0] ? 1 : 0];
     snprintf(buf, sizeof buf, tr(c, "%s roof: %.1f TFLOP/s", "%s 屋顶：%.1f TFLOP/s"), roof[0] ? roof : "FP32",
              peak / 1000);
-    int fw = txt_w(c, buf, fs, TEXT_BOLD);
-    txt(c, buf, px + pw - fw - S(c, 6), RF_Y(peak) - th - S(c, 4), fs, TEXT_BOLD, c->th.ink);
+    int fw = txt_w(c, buf, fs, TEXT_BOLD);   /* over the flat roof, from the ridge */
+    int fx = ridge_x + S(c, 8) + fw < px + pw ? ridge_x + S(c, 8) : px + pw - fw - S(c, 6);
+    txt(c, buf, fx, RF_Y(peak) - th - S(c, 4), fs, TEXT_BOLD, c->th.ink);
     /* the DRAM roof's name above its slope (where no run can be), ending half way to the ridge */
     snprintf(buf, sizeof buf, tr(c, "DRAM roof: %s GB/s x FLOP/byte", "显存屋顶：%s GB/s x 每字节运算次数"),
              tick_text(round(bw), t1, sizeof t1));
