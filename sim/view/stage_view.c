@@ -997,13 +997,27 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int ix, int ty, in
                 TEXT_BOLD, c->th.accent);
         }
     }
-    /* legend, top left inside the plot */
+    /* legend, top left inside the plot, or top right when fewer points are there */
     int lx = px + S(c, 10), ly = py + S(c, 6), lw = 0;
     for (int s = 0; s < b->nseries; s++) {
         const char *name = b->series[s].name[c->m->zh && b->series[s].name[1][0] ? 1 : 0];
         int nw = txt_w(c, name, fs, TEXT_SANS);
         lw = nw > lw ? nw : lw;
     }
+    int lbw = lw + S(c, 36), lbh = b->nseries * th + S(c, 6), under[2] = { 0, 0 };
+    for (int s = 0; s < b->nseries; s++)
+        for (int i = 0; i < b->n; i++) {
+            double v = b->series[s].y[i];
+            if (!isfinite(v))
+                continue;
+            int gy = py + ph - (int)lround(v / ytop * ph);
+            if (gy + mk < ly - S(c, 3) || gy - mk > ly + lbh)
+                continue;
+            under[0] += xs[i] + mk >= lx - S(c, 6) && xs[i] - mk <= lx - S(c, 6) + lbw;
+            under[1] += xs[i] + mk >= px + pw - S(c, 4) - lbw && xs[i] - mk <= px + pw - S(c, 4);
+        }
+    if (under[1] < under[0])
+        lx = px + pw - S(c, 4) - lbw + S(c, 6);
     if (b->nseries > 0) {
         fill(c, lx - S(c, 6), ly - S(c, 3), lw + S(c, 36), b->nseries * th + S(c, 6), c->th.panel);
         for (int s = 0; s < b->nseries; s++) {
