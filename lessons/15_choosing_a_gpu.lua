@@ -20,7 +20,7 @@ return {
                 zh = "速度、每小时价格和功耗一起决定性价比；哪块 GPU “最好”取决于要做的事，以及放不放得下。" },
     minutes = 15,
     knobs = {
-      { name = "answer", range = { "a preset name" }, default = "", en = "your answer to the exercise (a preset name)", zh = "你对练习题的答案（一个预设名）" },
+      { name = "answer", range = { "a preset name" }, default = "", example = "h100", en = "your answer to the exercise (a preset name)", zh = "你对练习题的答案（一个预设名）" },
     },
   },
   steps = {

@@ -11,6 +11,8 @@
 --       knobs = {   -- what a student may change: simtlab lesson 3 paths=8
 --         {name = "paths", range = {1, 32}, default = 32,
 --          en = "paths per warp", zh = "每个 warp 的分支数"},
+--         -- a word knob: range = {"what it takes"}; example = "h100" is shown
+--         -- in the stage's knob line when the default is no example ("")
 --       },
 --     },
 --     steps = {
@@ -206,11 +208,14 @@ function lesson.knobs_line(meta, given)
     -- a number's range is {lo, hi}; a word's is one description ({"a preset name"})
     local range = k.range[2] ~= nil and string.format("%s..%s", tostring(k.range[1]), tostring(k.range[2]))
                   or tostring(k.range[1])
-    en[#en + 1] = string.format("%s = %s (%s)", k.name, tostring(v), range)
+    en[#en + 1] = tostring(v) == "" and string.format("%s (%s)", k.name, range)   -- not given, no default
+                  or string.format("%s = %s (%s)", k.name, tostring(v), range)
   end
   local line = table.concat(en, ", ")
   local k1 = meta.knobs[1]
-  local example = k1.range[2] ~= nil and tostring(k1.range[1]) or tostring(k1.default)
+  -- a word knob without a default (an answer) shows its own example (knob.example)
+  local example = k1.example and tostring(k1.example) or k1.range[2] ~= nil and tostring(k1.range[1])
+                  or tostring(k1.default)
   return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", line, meta.number, k1.name, example),
            zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", line, meta.number, k1.name, example) }
 end
