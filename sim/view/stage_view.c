@@ -993,8 +993,14 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int ix, int ty, in
             snprintf(buf, sizeof buf, "%.3g", v);
             int gy = py + ph - (int)lround(v / ytop * ph);
             int tw = txt_w(c, buf, fs, TEXT_BOLD);
-            txt(c, buf, xs[i] - tw / 2, gy - mk - th - S(c, 1) < py ? gy + mk + S(c, 2) : gy - mk - th - S(c, 1), fs,
-                TEXT_BOLD, c->th.accent);
+            int ty = gy - mk - th - S(c, 1);   /* above the point; below it when a measured point is there */
+            for (int s = 1; s < b->nseries && ty >= py; s++) {
+                double m = b->series[s].y[i];
+                int my = isfinite(m) ? py + ph - (int)lround(m / ytop * ph) : -100000;
+                if (b->series[s].measured && my + mk >= ty && my - mk <= ty + th)
+                    ty = gy + mk + S(c, 2);
+            }
+            txt(c, buf, xs[i] - tw / 2, ty < py ? gy + mk + S(c, 2) : ty, fs, TEXT_BOLD, c->th.accent);
         }
     }
     /* legend, top left inside the plot, or top right when fewer points are there */
