@@ -118,6 +118,11 @@ return {
     end,
     function(L)
       local n = 256
+      local cores = simt.cpu{ arch = "cpu-server" }.desc.cores
+      L.say{ en = string.format("A fair fight: a whole server CPU (%d cores) against the H200, side by side, both running "
+                                .. "their best kernel here (matmul_reg64) on %d x %d matrices.", cores, n, n),
+             zh = string.format("公平一点的比赛：一整颗服务器 CPU（%d 个核心）对 H200，并排运行，两边都用这里最快的核函数"
+                                .. "（matmul_reg64），矩阵 %d x %d。", cores, n, n) }
       local c = compare.run{ workload = "matmul_reg64", n = n, cpu = "cpu-server", gpu = "h200", quiet = true }
       L.x_server = c.speedup
       local sd = simt.cpu{ arch = "cpu-server" }.desc
@@ -158,6 +163,8 @@ return {
     end,
     function(L)
       local m = L.knob("vec")
+      L.say{ en = string.format("Now a tiny job, side by side: add two vectors of %d numbers on one CPU core and on the H200.", m),
+             zh = string.format("再来一个很小的任务，并排运行：在一个 CPU 核心和 H200 上把两个 %d 个数的向量相加。", m) }
       local c = compare.run{ workload = "vecadd", n = m, cpu = "cpu-core", gpu = "h200", quiet = true }
       L.x_tiny_vec = c.cpu.time_us / c.gpu.time_us
       L.say{

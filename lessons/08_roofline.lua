@@ -52,36 +52,41 @@ return {
       local ridge = peak / bw
       local n = L.knob("n")
       local pts = {}
+      L.say{
+        en = "Four kernels on the H200 model, each a point on the roofline: vecadd, the naive and the tiled matrix "
+          .. "multiply, and micro_fma8. Each point appears when its kernel's run finishes.",
+        zh = "在 H200 模型上跑四个核函数，每个都是屋顶线上的一个点：vecadd、朴素和分块的矩阵乘法，以及 micro_fma8。"
+          .. "每个核函数跑完，图上就出现它的点。",
+      }
+      local chart = L.chart{ name = "08_roofline", live = true,
+                             title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
+                             roofline = { peak_gflops = peak, peak_gbs = bw, points = {} } }
       local function add(name, r)
         local gflops = r.flops / r.time_us / 1000
         pts[#pts + 1] = { name = name, ai = r.flops / math.max(1, r.dram_bytes), gflops = gflops, r = r }
+        chart:add(pts[#pts])
       end
-      L.say{
-        en = "Four kernels on the H200 model, each a point on the roofline: vecadd, the naive and the tiled matrix "
-          .. "multiply, and micro_fma8. The chart follows the runs.",
-        zh = "在 H200 模型上跑四个核函数，每个都是屋顶线上的一个点：vecadd、朴素和分块的矩阵乘法，以及 micro_fma8。跑完后出图。",
-      }
       L.label("vecadd"); add("vecadd", (W.vecadd(g, 1 << 20)))
       L.label("matmul_naive"); add("matmul_naive", (W.matmul(g, "matmul_naive", n)))
       L.label("matmul_tiled16"); add("matmul_tiled16", (W.matmul(g, "matmul_tiled16", n)))
       local out = g:tensor{ d.sms * 1024, name = "out" }
       L.label("micro_fma8"); add("micro_fma8", L.run(g, "micro_fma8", { grid = d.sms, block = 1024 }, 8, out))
-      L.label(nil)
-      L.chart{ name = "08_roofline", title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
-               roofline = { peak_gflops = peak, peak_gbs = bw, points = pts } }
+      chart:done{ en = string.format("Left of the ridge (%.1f FLOP/byte) the DRAM roof limits a kernel, right of it "
+                                     .. "the arithmetic does.", ridge),
+                  zh = string.format("屋脊点（每字节 %.1f 次运算）左边，限制核函数的是显存屋顶；右边，是算力。", ridge) }
       L.pts, L.ridge = pts, ridge
       local v, mm, fm = pts[1], pts[3], pts[4]
       L.say{
         en = string.format("The ridge is at %.1f FLOP/byte. vecadd (2^20 elements) does %.3f FLOP per byte; its roof is %.0f GFLOP/s and it reached %.0f: memory-bound, more "
           .. "arithmetic units would not help it. The tiled matrix multiply does %.1f FLOP per byte here and "
-          .. "micro_fma8 %.0f: they sit right of the ridge, under the flat compute roof (%.0f GFLOP/s). Being under a high roof is no guarantee: the tiled multiply "
+          .. "micro_fma8 %.0f: they sit right of the ridge, under the flat compute roof (%s GFLOP/s). Being under a high roof is no guarantee: the tiled multiply "
           .. "reached only %.0f GFLOP/s, because its %d blocks cannot keep %d SMs busy, and a roof says nothing about "
-          .. "idle SMs.", ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, peak, mm.gflops, mm.r.blocks, d.sms),
+          .. "idle SMs.", ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, L.commas(peak), mm.gflops, mm.r.blocks, d.sms),
         zh = string.format("屋脊点在每字节 %.1f 次运算。vecadd（2^20 个元素）每字节只做 %.3f 次运算，"
           .. "它的屋顶是 %.0f GFLOP/s，实际达到 %.0f：受内存限制，加再多计算单元也没用。分块矩阵乘法这里每字节 %.1f 次，"
-          .. "micro_fma8 每字节 %.0f 次：它们在屋脊点右边，顶上是平的算力屋顶（%.0f GFLOP/s）。"
+          .. "micro_fma8 每字节 %.0f 次：它们在屋脊点右边，顶上是平的算力屋顶（%s GFLOP/s）。"
           .. "屋顶高不等于跑得快：分块矩阵乘法只达到 %.0f GFLOP/s，因为它只有 %d 个线程块，喂不饱 %d 个 SM，而屋顶线并不考虑闲着的 SM。",
-          ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, peak, mm.gflops, mm.r.blocks, d.sms),
+          ridge, v.ai, math.min(peak, v.ai * bw), v.gflops, mm.ai, fm.ai, L.commas(peak), mm.gflops, mm.r.blocks, d.sms),
       }
       for _, p in ipairs(pts) do
         local roof = math.min(peak, p.ai * bw)

@@ -109,16 +109,24 @@ return {
       local Wr = conv.filter_rsck(g, Wt)
       local tf, blocks = {}, {}
       local S = 14   -- smaller images for the sweep (14 x 14, as deeper in a network)
+      L.say{ en = string.format("Now the implicit GEMM alone, on %d x %d images, with batches of 1 to 32 images on the %d-SM "
+                                .. "slice. Each point appears when its run finishes.", S, S, SMS),
+             zh = string.format("现在只跑隐式 GEMM，图像 %d x %d，批大小从 1 到 32，在 %d 个 SM 的切片上。每次运行结束，图上就出现一个点。",
+                                S, S, SMS) }
+      local c = L.chart{ name = "10_batch", live = true,
+                         title = { en = "implicit-GEMM convolution: TFLOP/s against batch size (8 SMs)",
+                                   zh = "隐式 GEMM 卷积：TFLOP/s 与批大小（8 个 SM）" },
+                         x_label = { en = "batch", zh = "批大小" }, y_label = { en = "TFLOP/s", zh = "TFLOP/s" },
+                         log_x = true, x = BATCHES, series = { { name = "simtlab", y = {} } } }
       for i, n in ipairs(BATCHES) do
         local X = g:tensor{ n, CH, S, S, init = "random", seed = 1, name = "X" }
+        c:at(i)
         local _, r = conv.igemm(g, X, Wt, { pad = 1, check = false, Wr = Wr })
         tf[i], blocks[i] = r.igemm.tflops, r.igemm.blocks
+        c:set(1, i, tf[i])
         L.fit = r.igemm.blocks_fit_per_sm
       end
-      L.chart{ name = "10_batch", title = { en = "implicit-GEMM convolution: TFLOP/s against batch size (8 SMs)",
-                                            zh = "隐式 GEMM 卷积：TFLOP/s 与批大小（8 个 SM）" },
-               x_label = { en = "batch", zh = "批大小" }, y_label = { en = "TFLOP/s", zh = "TFLOP/s" }, log_x = true,
-               x = BATCHES, series = { { name = "simtlab", y = tf } } }
+      c:done()
       local hg = simt.gpu{ arch = "h200" }
       local X1 = hg:tensor{ 1, CH, S, S, init = "random", seed = 1, name = "X" }
       local _, r1 = conv.igemm(hg, X1, hg:tensor{ CH, CH, 3, 3, init = "random", seed = 2 }, { pad = 1, check = false })

@@ -66,15 +66,23 @@ return {
     end,
     function(L)
       local gpus = { "l4", "rtx4090", "a100", "h100", "h200" }
+      L.say{ en = "The same weight matrix (23 MB of FP16) read once, at batch 1, on five GPUs from the L4 to the H200. Each "
+               .. "GPU's points appear when its run finishes.",
+             zh = "同一个权重矩阵（23 MB 的 FP16）在批大小 1 下读一遍，换五块 GPU，从 L4 到 H200。每块 GPU 跑完，图上就出现它的点。" }
       local xs, t, bw = {}, {}, {}
+      local c = L.chart{ name = "12_presets", live = true,
+                         title = { en = "one 5632 x 2048 FP16 weight matrix, batch 1", zh = "一个 5632 x 2048 的 FP16 权重矩阵，批大小 1" },
+                         x_label = "GPU", y_label = "µs", x = gpus, run_label = "GPU: %s",
+                         series = { { name = { en = "time (µs)", zh = "时间 (µs)" }, y = {} },
+                                    { name = { en = "DRAM GB/s (preset)", zh = "显存带宽 GB/s（预设）" }, y = {} } } }
       for i, gpu in ipairs(gpus) do
+        c:at(i)
         local r = decode.matrix{ gpu = gpu, n = N, k = K, precision = "fp16" }
         xs[i], t[i], bw[i] = gpu, r.time_us, r.gpu.dram_gbps
+        c:set(1, i, t[i])
+        c:set(2, i, bw[i])
       end
-      L.chart{ name = "12_presets", title = { en = "one 5632 x 2048 FP16 weight matrix, batch 1", zh = "一个 5632 x 2048 的 FP16 权重矩阵，批大小 1" },
-               x_label = "GPU", y_label = "µs", x = xs,
-               series = { { name = L.text{ en = "time (µs)", zh = "时间 (µs)" }, y = t },
-                          { name = L.text{ en = "DRAM GB/s (preset)", zh = "显存带宽 GB/s（预设）" }, y = bw } } }
+      c:done()
       L.say{
         en = string.format("The same matrix (23 MB of FP16 weights) on five GPUs: %s. The order is the order of memory "
           .. "bandwidth (显存带宽), L4 %d GB/s to H200 %s GB/s. FLOPS do not decide it: the RTX 4090 has more FP32 "
@@ -96,14 +104,22 @@ return {
     end,
     function(L)
       local xs, t, tot = { 1, 2, 4, 8 }, {}, {}
+      L.say{ en = "The same matrix on the H200 model for batches of 1, 2, 4 and 8 sequences: one read of the weights serves "
+               .. "them all. Each point appears when its run finishes.",
+             zh = "同一个矩阵在 H200 模型上，批大小 1、2、4、8：读一遍权重供所有序列使用。每次运行结束，图上就出现一个点。" }
+      local c = L.chart{ name = "12_batch", live = true,
+                         title = { en = "the same matrix on H200 against batch", zh = "同一个矩阵在 H200 上，随批大小变化" },
+                         x_label = { en = "batch", zh = "批大小" }, y_label = "µs", x = xs,
+                         series = { { name = { en = "time (µs)", zh = "时间 (µs)" }, y = {} },
+                                    { name = { en = "sequences per µs", zh = "每微秒的序列数" }, y = {} } } }
       for i, b in ipairs(xs) do
+        c:at(i)
         local r = decode.matrix{ gpu = "h200", n = N, k = K, batch = b, precision = "fp16", samples = 1 }
         t[i], tot[i] = r.time_us, b / r.time_us
+        c:set(1, i, t[i])
+        c:set(2, i, tot[i])
       end
-      L.chart{ name = "12_batch", title = { en = "the same matrix on H200 against batch", zh = "同一个矩阵在 H200 上，随批大小变化" },
-               x_label = { en = "batch", zh = "批大小" }, y_label = "µs", x = xs,
-               series = { { name = L.text{ en = "time (µs)", zh = "时间 (µs)" }, y = t },
-                          { name = L.text{ en = "sequences per µs", zh = "每微秒的序列数" }, y = tot } } }
+      c:done()
       L.say{
         en = string.format("Batching (批大小): the kernel reads each weight once per block and uses it for up to 8 sequences. Batch 2 "
           .. "takes %.1f µs against %.1f for one: nearly free. By batch 8 the time is %.1fx batch 1's: the arithmetic and "

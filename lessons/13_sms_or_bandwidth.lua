@@ -37,21 +37,31 @@ local function point(L, sms, gbps)
            * 2 * g.desc.clock_mhz / 1e6 }
 end
 
--- each sweep point's speed relative to base (time of base / time), for
--- both kernels, drawn as chart c (name, title, x_label, y_label, x)
-local function speedup_chart(L, pts, base, c)
-  local fma, mem = {}, {}
-  for i, p in ipairs(pts) do
-    fma[i] = base.fma.time_us / p.fma.time_us
-    mem[i] = base.stream.time_us / p.stream.time_us
+-- a sweep drawn live as chart c (name, title, x_label, y_label, x): point i
+-- is run_point(i); each point's speed relative to point base_i (time of the
+-- base / time) for both kernels appears once the base has run
+local function speedup_sweep(L, base_i, c, run_point)
+  c.log_x, c.live = true, true
+  c.series = { { name = "micro_fma8", y = {} }, { name = "micro_stream", y = {} } }
+  local lc = L.chart(c)
+  local pts, fma, mem = {}, {}, {}
+  for i = 1, #c.x do
+    lc:at(i)
+    pts[i] = run_point(i)
+    local base = pts[base_i]
+    for j = base and 1 or i + 1, i do
+      fma[j] = base.fma.time_us / pts[j].fma.time_us
+      mem[j] = base.stream.time_us / pts[j].stream.time_us
+      lc:set(1, j, fma[j])
+      lc:set(2, j, mem[j])
+    end
   end
-  c.log_x, c.series = true, { { name = "micro_fma8", y = fma }, { name = "micro_stream", y = mem } }
-  L.chart(c)
-  return fma, mem
+  lc:done()
+  return pts, fma, mem
 end
 
-local function wave(L, g, blocks, iters)
-  local out = g:tensor{ blocks * THREADS, name = "out" }
+local function wave(L, g, blocks, iters, out)
+  out = out or g:tensor{ blocks * THREADS, name = "out" }
   return L.run(g, "micro_fma8", { grid = blocks, block = THREADS }, iters, out)
 end
 
@@ -85,15 +95,16 @@ return {
       }
     end,
     function(L)
-      local pts = {}
-      for i, s in ipairs(SM_SWEEP) do
-        pts[i] = point(L, s, SHARE8.dram_gbps)
-      end
-      local base = pts[3]   -- 8 SMs
-      L.sm_pts = pts
-      local fma, mem = speedup_chart(L, pts, base, { name = "13_sms",
+      L.say{ en = "First knob: the SMs, 2 to 32, with the DRAM bandwidth fixed. Both kernels run at each setting; the "
+               .. "speed-ups (against 8 SMs) appear once the 8-SM run has finished.",
+             zh = "第一个旋钮：SM 数，从 2 到 32，显存带宽不变。每个设置都跑两个核函数；8 个 SM 的运行结束后，"
+               .. "各点的加速倍数（相对 8 个 SM）就出现在图上。" }
+      local pts, fma, mem = speedup_sweep(L, 3, { name = "13_sms",   -- base: 8 SMs
         title = { en = "speed-up from more SMs (DRAM bandwidth fixed)", zh = "增加 SM 带来的加速（显存带宽不变）" },
-        x_label = { en = "SMs", zh = "SM 数" }, y_label = { en = "x speed of 8 SMs", zh = "相对 8 个 SM 的速度倍数" }, x = SM_SWEEP })
+        x_label = { en = "SMs", zh = "SM 数" }, y_label = { en = "x speed of 8 SMs", zh = "相对 8 个 SM 的速度倍数" }, x = SM_SWEEP },
+        function(i) return point(L, SM_SWEEP[i], SHARE8.dram_gbps) end)
+      local base = pts[3]
+      L.sm_pts = pts
       L.say{
         en = string.format("More SMs, same bandwidth: the compute-bound kernel runs %.1fx as fast on 32 SMs as on 8 (%.1f "
           .. "against %.1f TFLOP/s), in proportion to the SMs. The memory-bound kernel gains nothing past 8 SMs: it "
@@ -116,17 +127,19 @@ return {
                string.format("%.0f <= %.0f GB/s", base.gbs, SHARE8.dram_gbps))
     end,
     function(L)
-      local pts, gb = {}, {}
-      for i, f in ipairs(BW_SWEEP) do
-        gb[i] = math.floor(SHARE8.dram_gbps * f + 0.5)
-        pts[i] = point(L, 8, SHARE8.dram_gbps * f)
-      end
-      local base = pts[4]
-      L.bw_pts, L.bw_gb = pts, gb
-      local fma, mem = speedup_chart(L, pts, base, { name = "13_bandwidth",
+      local gb = {}
+      for i, f in ipairs(BW_SWEEP) do gb[i] = math.floor(SHARE8.dram_gbps * f + 0.5) end
+      L.say{ en = string.format("Second knob: the DRAM bandwidth, %d to %d GB/s, on 8 SMs. The speed-ups (against %d GB/s) "
+                                .. "appear once that run has finished.", gb[1], gb[#gb], gb[4]),
+             zh = string.format("第二个旋钮：显存带宽，从 %d 到 %d GB/s，8 个 SM。%d GB/s 的运行结束后，各点的加速倍数（相对它）就出现在图上。",
+                                gb[1], gb[#gb], gb[4]) }
+      local pts, fma, mem = speedup_sweep(L, 4, { name = "13_bandwidth",
         title = { en = "speed-up from more DRAM bandwidth (8 SMs)", zh = "提高显存带宽带来的加速（8 个 SM）" },
         x_label = { en = "DRAM GB/s", zh = "显存 GB/s" },
-        y_label = { en = string.format("x speed at %d GB/s", gb[4]), zh = string.format("相对 %d GB/s 的速度倍数", gb[4]) }, x = gb })
+        y_label = { en = string.format("x speed at %d GB/s", gb[4]), zh = string.format("相对 %d GB/s 的速度倍数", gb[4]) }, x = gb },
+        function(i) return point(L, 8, SHARE8.dram_gbps * BW_SWEEP[i]) end)
+      local base = pts[4]
+      L.bw_pts, L.bw_gb = pts, gb
       L.say{
         en = string.format("More bandwidth, same 8 SMs: the memory-bound kernel follows the bandwidth (%.0f GB/s read with "
           .. "%d available, %.0f with %d, %.0f with %d); the compute-bound kernel does not move (%.2f TFLOP/s at every "
@@ -180,14 +193,26 @@ return {
       local g = simt.gpu{ arch = "h200" }
       local n = g.desc.sms
       local sim, real = {}, {}
+      for i = 1, #REAL_BLOCKS do real[i] = REAL_TFLOPS[i] end
+      L.say{ en = string.format("The whole H200 model (%d SMs), one launch per grid of 1 to 132 blocks of 1,024 threads, "
+                                .. "beside a real H200's measured TFLOP/s (hollow squares). Each point appears when its run finishes.", n),
+             zh = string.format("完整的 H200 模型（%d 个 SM），线程块数从 1 到 132（每块 1024 个线程），每个设置启动一次，"
+                                .. "旁边是真实 H200 实测的 TFLOP/s（空心方块）。每次运行结束，图上就出现一个点。", n) }
+      local c = L.chart{ name = "13_small", live = true,
+                         title = { en = "FP32 TFLOP/s against blocks on a 132-SM H200", zh = "132 个 SM 的 H200 上，FP32 TFLOP/s 与线程块数" },
+                         x_label = { en = "blocks of 1,024", zh = "线程块数（每块 1024）" }, y_label = { en = "TFLOP/s", zh = "TFLOP/s" },
+                         log_x = true, x = REAL_BLOCKS,
+                         series = { { name = "simtlab", y = {} },
+                                    { name = { en = "H200 measured", zh = "H200 实测" }, y = real, measured = true } } }
+      -- one output for every run: no tensor is freed between them, so the runs' addresses (and
+      -- cycles) do not depend on when Lua collects garbage (the stage draws between runs)
+      local out = g:tensor{ REAL_BLOCKS[#REAL_BLOCKS] * THREADS, name = "out" }
       for i, b in ipairs(REAL_BLOCKS) do
-        sim[i] = wave(L, g, b, 16).tflops
-        real[i] = REAL_TFLOPS[i]
+        c:at(i)
+        sim[i] = wave(L, g, b, 16, out).tflops
+        c:set(1, i, sim[i])
       end
-      L.chart{ name = "13_small", title = { en = "FP32 TFLOP/s against blocks on a 132-SM H200", zh = "132 个 SM 的 H200 上，FP32 TFLOP/s 与线程块数" },
-               x_label = { en = "blocks of 1,024", zh = "线程块数（每块 1024）" }, y_label = { en = "TFLOP/s", zh = "TFLOP/s" },
-               log_x = true, x = REAL_BLOCKS,
-               series = { { name = "simtlab", y = sim }, { name = "H200 measured", y = real } } }
+      c:done()
       L.say{
         en = string.format("Small problems cannot fill a big GPU. With one block the H200 model computes %.2f TFLOP/s (the "
           .. "real H200, measured: %.3f), with 33 blocks %.1f (real %.1f), with 132 blocks %.1f (real %.1f): the "

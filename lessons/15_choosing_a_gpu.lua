@@ -20,13 +20,29 @@ return {
                 zh = "速度、每小时价格和功耗一起决定性价比；哪块 GPU “最好”取决于要做的事，以及放不放得下。" },
     minutes = 15,
     knobs = {
-      { name = "answer", range = { { en = "a preset name", zh = "一个预设名" } }, default = "", en = "your answer to the exercise (a preset name)", zh = "你对练习题的答案（一个预设名）" },
+      { name = "answer", range = { { en = "a preset name", zh = "一个预设名" } }, default = "", example = "h100", en = "your answer to the exercise (a preset name)", zh = "你对练习题的答案（一个预设名）" },
     },
   },
   steps = {
     function(L)
+      L.say{ en = "One 23 MB FP16 weight matrix read at batch 1 (one step of a chatbot's decoding) on every GPU preset. Each "
+               .. "GPU's time and share of its bandwidth appear when its run finishes; the value per dollar and per watt "
+               .. "(H100 = 1) once the H100 has run.",
+             zh = "每个 GPU 预设都读一遍 23 MB 的 FP16 权重矩阵，批大小 1（聊天机器人解码的一步）。每块 GPU 跑完，"
+               .. "它的时间和带宽利用率就出现在图上；H100 跑完后，出现每美元和每瓦的性价比（H100 = 1）。" }
       local res = {}
-      for _, gpu in ipairs(GPUS) do
+      local t, u, pd, pw = {}, {}, {}, {}
+      -- a chart, not a table: on the stage its numbers fit the text panel as one paragraph; each GPU's
+      -- points appear when its run finishes (value per $ and per watt once the H100, the reference, has run)
+      local c = L.chart{ name = "15_value", live = true,
+                         title = { en = "one 23 MB FP16 weight matrix (decode, batch 1) on every GPU; value: H100 = 1",
+                                   zh = "每块 GPU 读一个 23 MB 的 FP16 权重矩阵（解码，批大小 1）；性价比：H100 = 1" },
+                         x_label = "GPU", y_label = "", x = GPUS, run_label = "GPU: %s",
+                         series = { { name = "µs", y = {} }, { name = { en = "% of GB/s", zh = "带宽利用率 %" }, y = {} },
+                                    { name = { en = "per $", zh = "每美元" }, y = {} },
+                                    { name = { en = "per watt", zh = "每瓦" }, y = {} } } }
+      for i, gpu in ipairs(GPUS) do
+        c:at(i)
         local r = decode.matrix{ gpu = gpu, n = N, k = K, precision = "fp16", samples = 1 }
         local d = r.gpu
         local util = r.weight_bytes / (r.time_us * 1e-6) / (d.dram_gbps * 1e9)
@@ -35,21 +51,20 @@ return {
         e.per_joule = 1e6 / (r.time_us * d.tdp_watts)                                          -- matrices per joule
         res[gpu] = e
         res[#res + 1] = e
+        t[i], u[i] = e.t, 100 * e.util
+        c:set(1, i, t[i])
+        c:set(2, i, u[i])
+        local ref = res.h100
+        for j = ref and (gpu == "h100" and 1 or i) or i + 1, i do
+          local ej = res[j]
+          pd[j] = ej.per_dollar and ej.per_dollar / ref.per_dollar or nil   -- no price: no value
+          pw[j] = ej.per_joule / ref.per_joule
+          if pd[j] then c:set(3, j, pd[j]) end
+          c:set(4, j, pw[j])
+        end
       end
+      c:done()
       local ref = res.h100
-      local xs, t, u, pd, pw = {}, {}, {}, {}, {}
-      for i, e in ipairs(res) do
-        xs[i], t[i], u[i] = e.gpu, e.t, 100 * e.util
-        pd[i] = e.per_dollar and e.per_dollar / ref.per_dollar or nil   -- no price: no value
-        pw[i] = e.per_joule / ref.per_joule
-      end
-      -- a chart, not a table: on the stage its numbers fit the text panel as one paragraph
-      L.chart{ name = "15_value", title = { en = "one 23 MB FP16 weight matrix (decode, batch 1) on every GPU; value: H100 = 1",
-                                            zh = "每块 GPU 读一个 23 MB 的 FP16 权重矩阵（解码，批大小 1）；性价比：H100 = 1" },
-               x_label = "GPU", y_label = "", x = xs,
-               series = { { name = "µs", y = t }, { name = L.text{ en = "% of GB/s", zh = "带宽利用率 %" }, y = u },
-                          { name = L.text{ en = "per $", zh = "每美元" }, y = pd },
-                          { name = L.text{ en = "per watt", zh = "每瓦" }, y = pw } } }
       L.res = res
       local best_d, best_w = res[1], res[1]
       for _, e in ipairs(res) do

@@ -21,6 +21,9 @@
 --             (e.g. cpu_opts = {cores = 16})
 --   conv      convolution shape (see above); seed (default 1)
 --   quiet     true: do not print the summary
+--   race      false: on a stage, run the two sides one after the other
+--             (by default vecadd and matmul_reg64 race on one clock there,
+--             both devices shown; the numbers are the same either way)
 --   context   false: leave the "in context" paragraph (real measured
 --             figures, see compare.CONTEXT) out of the summary
 --
@@ -151,8 +154,28 @@ local function where(dev, r, total_us, launch_us)
   return t
 end
 
-local function side(dev, o)
-  local r, out = run_on(dev, o)
+-- On a stage, the two sides of a comparison race on one clock, so that a
+-- class sees both devices (the same launches as run_on: the same numbers).
+-- Returns {kernel, cfg, args} for the workloads a lesson races, or nil.
+local function race_entry(dev, o)
+  local n, seed = o.n, o.seed or 1
+  if o.workload == "vecadd" then
+    local A = dev:tensor{ n, init = "random", seed = seed, name = "A" }
+    local B = dev:tensor{ n, init = "random", seed = seed + 1, name = "B" }
+    local C = dev:tensor{ n, name = "C" }
+    return { dev, W.kernel("vecadd"), { grid = ceil_div(n, 128), block = 128 }, A, B, C, n, out = C }
+  elseif o.workload == "matmul_reg64" then
+    local A = dev:tensor{ n, n, init = "random", seed = seed, name = "A" }
+    local B = dev:tensor{ n, n, init = "random", seed = seed + 1, name = "B" }
+    local C = dev:tensor{ n, n, name = "C" }
+    local cfg = { grid = { ceil_div(n, 64), ceil_div(n, 64) }, block = { 16, 16 } }
+    if not is_cpu(dev) then cfg.check = false end
+    return { dev, W.kernel("matmul_reg64"), cfg, A, B, C, n, out = C }
+  end
+end
+
+local function side(dev, o, r, out)
+  if not r then r, out = run_on(dev, o) end
   local launch = dev.desc.launch_us
   local total = r.time_us + launch
   local energy, method = dev.desc.tdp_watts * total * 1e-6, "tdp"
@@ -201,8 +224,16 @@ function compare.run(o)
   local cdev = device(o.cpu or "cpu-server", o.cpu_opts)
   local gdev = device(o.gpu or "h200", o.gpu_opts)
   local c = { workload = o.workload, n = o.n }
-  c.cpu = side(cdev, o)
-  c.gpu = side(gdev, o)
+  local ec = simt.on_stage() and o.race ~= false and race_entry(cdev, o)
+  local eg = ec and race_entry(gdev, o)
+  if ec and eg then   -- both devices on the stage at once
+    local res = simt.race{ ec, eg }
+    c.cpu = side(cdev, o, res[1], ec.out)
+    c.gpu = side(gdev, o, res[2], eg.out)
+  else
+    c.cpu = side(cdev, o)
+    c.gpu = side(gdev, o)
+  end
   c.flops = c.gpu.flops
   c.speedup = c.gpu.time_us > 0 and c.cpu.time_us / c.gpu.time_us or math.huge
   c.faster = (c.speedup > 1.1 and "gpu") or (c.speedup < 1 / 1.1 and "cpu") or "tie"

@@ -11,6 +11,8 @@
 --       knobs = {   -- what a student may change: simtlab lesson 3 paths=8
 --         {name = "paths", range = {1, 32}, default = 32,
 --          en = "paths per warp", zh = "每个 warp 的分支数"},
+--         -- a word knob: range = {"what it takes"}; example = "h100" is shown
+--         -- in the stage's knob line when the default is no example ("")
 --       },
 --     },
 --     steps = {
@@ -43,6 +45,9 @@
 --                           (the one-sentence conclusion under it), measured = true in
 --                           a series (a real GPU's numbers: hollow squares, dashed),
 --                           xtext = {"1", "2", ...} (how the x values are written).
+--                           A roofline is a board too (redrawn every frame: size, zoom,
+--                           theme, the L key); with live = true it returns c with
+--                           c:add{name=, ai=, gflops=} (the point appears) and c:done(note).
 --     live = true           returns a chart that fills in as the experiment runs:
 --                             local c = L.chart{..., live = true, run_label = {en = "paths = %s", zh = "路径数 = %s"}}
 --                             for i, P in ipairs(PATHS) do
@@ -51,7 +56,9 @@
 --                             end
 --                             c:done{en = "conclusion", zh = "结论"}              -- stdout table, PNG, note
 --                           (series y tables may start empty; run_label defaults to
---                           "X_LABEL = x")
+--                           "X_LABEL = x"). When a library launches the runs
+--                           (conv.igemm, decode.matrix), c:at(i) labels them and marks x i
+--                           before the call, and c:set fills the point after it.
 --   L.table{name=, title=, columns={c1, c2, ...}, rows={{v1, v2, ...}, ...}, note=}
 --                           a table with aligned columns (titles and column
 --                           names a string or {en=, zh=}; cells strings, numbers or
@@ -212,11 +219,18 @@ function lesson.knobs_line(meta, given)
   local en, zh = {}, {}
   for _, k in ipairs(meta.knobs) do
     local v = (given or {})[k.name] or k.default
-    en[#en + 1] = string.format("%s = %s (%s)", k.name, value_text(v, "en"), range_text(k, "en"))
-    zh[#zh + 1] = string.format("%s = %s（%s）", k.name, value_text(v, "zh"), range_text(k, "zh"))
+    if tostring(v) == "" then   -- not given, no default: the knob and its range
+      en[#en + 1] = string.format("%s (%s)", k.name, range_text(k, "en"))
+      zh[#zh + 1] = string.format("%s（%s）", k.name, range_text(k, "zh"))
+    else
+      en[#en + 1] = string.format("%s = %s (%s)", k.name, value_text(v, "en"), range_text(k, "en"))
+      zh[#zh + 1] = string.format("%s = %s（%s）", k.name, value_text(v, "zh"), range_text(k, "zh"))
+    end
   end
   local k1 = meta.knobs[1]
-  local example = k1.range[2] ~= nil and tostring(k1.range[1]) or tostring(k1.default)
+  -- a word knob without a default (an answer) shows its own example (knob.example)
+  local example = k1.example and tostring(k1.example) or k1.range[2] ~= nil and tostring(k1.range[1])
+                  or tostring(k1.default)
   return { en = string.format("knobs: %s, e.g. simtlab lesson %d %s=%s", table.concat(en, ", "), meta.number,
                              k1.name, example),
            zh = string.format("参数：%s，例如 simtlab lesson %d %s=%s", table.concat(zh, "，"), meta.number,
@@ -317,7 +331,16 @@ function lesson.new(t, opts)
   -- a chart's x values as the lesson writes them
   local function xtexts(c)
     local t = {}
-    for i, x in ipairs(c.x) do t[i] = c.xtext and c.xtext[i] or (math.type(x) == "integer" and tostring(x) or readable(x)) end
+    for i, x in ipairs(c.x) do
+      t[i] = c.xtext and c.xtext[i] or (type(x) == "string" and x)
+             or (math.type(x) == "integer" and tostring(x) or readable(x))
+    end
+    return t
+  end
+  -- a chart's x values as numbers: words (GPU names) are placed 1, 2, 3 ...
+  local function xnums(c)
+    local t = {}
+    for i, x in ipairs(c.x) do t[i] = type(x) == "number" and x or i end
     return t
   end
 
@@ -327,7 +350,22 @@ function lesson.new(t, opts)
     local series = {}
     for k, sr in ipairs(c.series) do series[k] = { name = sr.name, y = sr.y, measured = sr.measured } end
     simt.board{ kind = "chart", title = c.title or "", note = c.note, x_label = c.x_label or "", y_label = c.y_label or "",
-                x = c.x, xtext = xtexts(c), series = series, log_x = c.log_x, now = now }
+                x = xnums(c), xtext = xtexts(c), series = series, log_x = c.log_x, now = now }
+  end
+
+  -- show a roofline chart on the stage: a board redrawn every frame (size,
+  -- zoom, theme, the L key), its points those there are so far
+  local function show_roofline(c)
+    if not simt.on_stage() or simt.board == nil then return false end
+    local rf, pts = c.roofline, {}
+    for i, p in ipairs(rf.points) do
+      local ok = p.ai and p.ai > 0 and p.ai < math.huge and p.gflops and p.gflops > 0
+      pts[i] = { name = p.name, ai = ok and p.ai or nil, gflops = ok and p.gflops or nil }
+    end
+    simt.board{ kind = "roofline", title = c.title or "", note = c.note, x_label = c.x_label, y_label = c.y_label,
+                roof = rf.roof_name or "FP32", peak_gflops = rf.peak_gflops, peak_gbs = rf.peak_gbs, points = pts,
+                alone = c.alone }
+    return true
   end
 
   -- the chart's table on stdout and its PNG (--charts)
@@ -347,7 +385,7 @@ function lesson.new(t, opts)
         for _, sr in ipairs(c.series) do head = head .. string.format(" %14s", text(sr.name)) end
         print(head)
         for i, x in ipairs(c.x) do
-          local row = string.format("    %-14s", tostring(x))
+          local row = string.format("    %-14s", c.xtext and c.xtext[i] or tostring(x))
           for _, sr in ipairs(c.series) do
             local y = sr.y[i]
             row = row .. (y and string.format(" %14.4g", y) or string.format(" %14s", "-"))
@@ -366,7 +404,7 @@ function lesson.new(t, opts)
         local series = {}
         for k, sr in ipairs(c.series) do series[k] = { name = text(sr.name), y = sr.y } end
         pcall(simt.chart, { path = path, title = title, x_label = text(c.x_label or ""),
-                            y_label = text(c.y_label or ""), x = c.x, series = series, log_x = c.log_x })
+                            y_label = text(c.y_label or ""), x = xnums(c), series = series, log_x = c.log_x })
       end
     end
   end
@@ -374,11 +412,14 @@ function lesson.new(t, opts)
   -- a live chart: points set as their runs finish (see the header)
   local Live = {}
   Live.__index = Live
-  function Live:run(i, dev, k, cfg, ...)
+  function Live:at(i)
     local c, xt = self.c, xtexts(self.c)[i]
     local fmt = c.run_label or { en = text_in(c.x_label or "x", "en") .. " = %s", zh = text_in(c.x_label or "x", "zh") .. " = %s" }
     L.label{ en = string.format(text_in(fmt, "en"), xt), zh = string.format(text_in(fmt, "zh"), xt) }
     show_chart(c, i)
+  end
+  function Live:run(i, dev, k, cfg, ...)
+    self:at(i)
     local r = L.run(dev, k, cfg, ...)
     return r
   end
@@ -394,6 +435,23 @@ function lesson.new(t, opts)
     chart_out(self.c)
   end
 
+  -- a live roofline: a point appears as each kernel's run finishes
+  local LiveRoof = {}
+  LiveRoof.__index = LiveRoof
+  function LiveRoof:add(p)
+    local pts = self.c.roofline.points
+    pts[#pts + 1] = p
+    show_roofline(self.c)
+  end
+  function LiveRoof:done(note)
+    if note then self.c.note = note end
+    if self.c.note then L.notes[#L.notes + 1] = self.c.note end
+    L.label(nil)
+    self.c.alone = true   -- the runs are over: the roofline takes the whole body
+    show_roofline(self.c)
+    chart_out(self.c)
+  end
+
   function L.chart(c)
     if type(c) ~= "table" or (not c.roofline and (type(c.x) ~= "table" or type(c.series) ~= "table")) then
       error("L.chart needs {title = ..., x = {...}, series = {{name = ..., y = {...}}, ...}}", 2)
@@ -404,8 +462,16 @@ function lesson.new(t, opts)
       show_chart(c, nil)
       return setmetatable({ c = c }, Live)
     end
-    if c.roofline and simt.roofline ~= nil and simt.on_stage() then
-      simt.roofline(roofline_args(c, nil, title))   -- shown on the stage in place of the runs
+    if c.live then
+      c.roofline.points = c.roofline.points or {}
+      show_roofline(c)
+      return setmetatable({ c = c }, LiveRoof)
+    end
+    if c.roofline and simt.on_stage() then
+      c.alone = true
+      if not show_roofline(c) and simt.roofline ~= nil then
+        simt.roofline(roofline_args(c, nil, title))   -- a picture in place of the runs
+      end
     elseif not c.roofline then
       show_chart(c, nil)
     end

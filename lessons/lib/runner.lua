@@ -151,16 +151,28 @@ function runner.run(n, opts)
     if not (opts.quiet and not simt.on_stage()) then simt.title(title, step) end
     L.uses_gpu_keys = false
     if simt.on_stage() then simt.lesson_knobs(knobs, true) end
-    t.steps[i](L)
+    -- a knob key (or R) while the step's first run waits for Space: the run
+    -- did not start; the launch raised {simtlab_knob = key} (sim/script/lstage.c)
+    local held
+    if L.window then
+      local ok, err = pcall(t.steps[i], L)
+      if not ok then
+        if type(err) ~= "table" or not err.simtlab_knob then error(err, 0) end
+        held = err.simtlab_knob
+      end
+    else
+      t.steps[i](L)
+    end
     if simt.on_stage() then simt.lesson_knobs(knobs, L.uses_gpu_keys) end
     if L.window then
       -- wait for a key that moves: next (PageDown, Space, Right), prev
       -- (PageUp: the step before, run again), restart (R: this step again);
       -- a knob key re-runs a step that made its GPU with L.gpu, and says so
-      -- when the step has none
+      -- when the step has none (a key pressed before the run started re-runs
+      -- the step either way: it waits for Space again, on the changed GPU)
       local ev
       repeat
-        ev = simt.pause()
+        if held then ev, held = held, "restart" else ev = simt.pause() end
         local key = KEYS[ev]
         if key and L.uses_gpu_keys then
           scale[key[1]] = math.max(1 / 8, math.min(8, scale[key[1]] * key[2]))

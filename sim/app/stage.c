@@ -620,6 +620,16 @@ static void free_lanes(stage_t *s)
 
 static const char *hold_before_run(stage_t *s);
 
+/* the keys that change the GPU of a lesson's step, and R */
+static int is_knob_event(const char *ev)
+{
+    static const char *const knobs[] = { "sms_half", "sms_double", "dram_half", "dram_double", "restart" };
+    for (size_t i = 0; ev && i < sizeof knobs / sizeof knobs[0]; i++)
+        if (strcmp(ev, knobs[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* The datasheet (dense) Tensor Core peak in GFLOP/s of the fastest format
  * kernel p multiplies in (wmma.mma or wgmma), or 0 when it has none. */
 static double tc_peak_gflops(const gpu_desc_t *d, const isa_program_t *p)
@@ -699,6 +709,17 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
         const char *ev = hold_before_run(s);
         if (ev && strcmp(ev, "quit") == 0)
             how = LSTAGE_QUIT;
+        else if (is_knob_event(ev)) {   /* not started: the step runs again on the changed GPU */
+            push_event(s, ev);
+            for (int i = 0; i < s->nlanes; i++)
+                s->lane[i].lane = NULL;
+            return LSTAGE_KNOB;
+        }
+        for (int i = 0; i < s->nlanes; i++)   /* what the run uses (tests/window/lesson.sh reads it) */
+            if (s->lane[i].lane && !s->lane[i].is_cpu)
+                printf("simtlab: the run starts: %s on %s with %u SMs\n", s->lane[i].kernel, s->lane[i].gd.name,
+                       s->lane[i].gd.sms);
+        fflush(stdout);
     }
     s->step_fresh = 0;
     s->last_tick = SDL_GetPerformanceCounter();

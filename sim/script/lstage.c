@@ -129,6 +129,18 @@ static int quit(lua_State *L)
     return luaL_error(L, "stopped: the window was closed");
 }
 
+/* A knob key before the runs started (LSTAGE_KNOB): raise {simtlab_knob =
+ * key}; the lesson runner catches it and runs the step again with the key
+ * applied, so the run that then starts uses the changed GPU. */
+static int knob_restart(lua_State *L, const lstage_ops_t *ops)
+{
+    const char *ev = ops->event(ops->self);
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, ev ? ev : "restart");
+    lua_setfield(L, -2, "simtlab_knob");
+    return lua_error(L);
+}
+
 int lstage_launch(lua_State *L, lstage_lane_t *lane)
 {
     race_t *race = NULL;
@@ -157,9 +169,10 @@ int lstage_launch(lua_State *L, lstage_lane_t *lane)
     }
     const lstage_ops_t *ops = lstage_get(L);
     if (ops) {
-        if (ops->play(ops->self, lane, 1, 0) == LSTAGE_QUIT) {
+        int how = ops->play(ops->self, lane, 1, 0);
+        if (how == LSTAGE_QUIT || how == LSTAGE_KNOB) {
             end_lane(lane);
-            return quit(L);
+            return how == LSTAGE_QUIT ? quit(L) : knob_restart(L, ops);
         }
     } else {
         run_all(lane, 1);
@@ -237,9 +250,9 @@ static int l_race(lua_State *L)
         how = ops->play(ops->self, race->lane, race->n, interruptible);
     else
         run_all(race->lane, race->n);
-    if (how == LSTAGE_QUIT) {
+    if (how == LSTAGE_QUIT || how == LSTAGE_KNOB) {
         race_gc(L);
-        return quit(L);
+        return how == LSTAGE_QUIT ? quit(L) : knob_restart(L, ops);
     }
     const char *ev = how == LSTAGE_INTERRUPTED && ops ? ops->event(ops->self) : NULL;
     lua_createtable(L, race->n, 1);
@@ -435,14 +448,45 @@ static void read_board(lua_State *L, view_board_t *b)
     b->now = -1;
     char kind[16], unused[16];
     field_text(L, 1, "kind", kind, unused, sizeof kind);
-    b->kind = strcmp(kind, "chart") == 0 ? VIEW_BOARD_CHART : strcmp(kind, "table") == 0 ? VIEW_BOARD_TABLE : -1;
+    b->kind = strcmp(kind, "chart") == 0 ? VIEW_BOARD_CHART : strcmp(kind, "table") == 0 ? VIEW_BOARD_TABLE
+            : strcmp(kind, "roofline") == 0 ? VIEW_BOARD_ROOFLINE : -1;
     if (b->kind < 0)
-        lutil_argerror(L, 1, "kind must be \"chart\" or \"table\"");
+        lutil_argerror(L, 1, "kind must be \"chart\", \"table\" or \"roofline\"");
     field_text(L, 1, "title", b->title[0], b->title[1], sizeof b->title[0]);
     raw_field(L, 1, "alone");
     b->alone = lua_toboolean(L, -1);
     lua_pop(L, 1);
     field_text(L, 1, "note", b->note[0], b->note[1], sizeof b->note[0]);
+    if (b->kind == VIEW_BOARD_ROOFLINE) {   /* {peak_gflops =, peak_gbs =, roof =, points = {{name =, ai =, gflops =}}} */
+        field_text(L, 1, "x_label", b->x_label[0], b->x_label[1], sizeof b->x_label[0]);
+        field_text(L, 1, "y_label", b->y_label[0], b->y_label[1], sizeof b->y_label[0]);
+        field_text(L, 1, "roof", b->series[0].name[0], b->series[0].name[1], sizeof b->series[0].name[0]);
+        raw_field(L, 1, "peak_gflops");
+        b->rf_peak = lua_tonumber(L, -1);
+        raw_field(L, 1, "peak_gbs");
+        b->rf_bw = lua_tonumber(L, -1);
+        lua_pop(L, 2);
+        if (!(b->rf_peak > 0) || !(b->rf_bw > 0) || !isfinite(b->rf_peak) || !isfinite(b->rf_bw))
+            lutil_argerror(L, 1, "a roofline needs peak_gflops and peak_gbs, numbers > 0");
+        if (raw_field(L, 1, "points") != LUA_TTABLE)
+            lutil_argerror(L, 1, "a roofline needs points = {{name =, ai =, gflops =}, ...}");
+        int n = (int)lua_rawlen(L, -1);
+        b->n = n < VIEW_BOARD_X ? n : VIEW_BOARD_X;
+        b->nseries = 1;
+        for (int i = 0; i < b->n; i++) {
+            char zh[40];
+            if (lua_rawgeti(L, -1, i + 1) != LUA_TTABLE)
+                lutil_argerror(L, 1, "points[%d] must be a table {name =, ai =, gflops =}", i + 1);
+            field_text(L, -1, "name", b->pname[i], zh, sizeof b->pname[i]);
+            raw_field(L, -1, "ai");
+            b->x[i] = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : NAN;
+            raw_field(L, -2, "gflops");
+            b->series[0].y[i] = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : NAN;
+            lua_pop(L, 3);
+        }
+        lua_pop(L, 1);
+        return;
+    }
     if (b->kind == VIEW_BOARD_CHART) {
         field_text(L, 1, "x_label", b->x_label[0], b->x_label[1], sizeof b->x_label[0]);
         field_text(L, 1, "y_label", b->y_label[0], b->y_label[1], sizeof b->y_label[0]);

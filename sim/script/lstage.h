@@ -61,7 +61,12 @@ struct lstage_lane {
 enum {
     LSTAGE_FINISHED = 0,         /* every run finished (or failed)          */
     LSTAGE_INTERRUPTED = 1,      /* a knob key: the script may re-run       */
-    LSTAGE_QUIT = 2              /* the user closed the window (Q, Esc)     */
+    LSTAGE_QUIT = 2,             /* the user closed the window (Q, Esc)     */
+    LSTAGE_KNOB = 3              /* a knob key (or R) before the runs started:
+                                    nothing ran; ops->event gives the key and
+                                    the launch raises {simtlab_knob = key} so
+                                    that the lesson runner re-runs the step
+                                    on the changed GPU                       */
 };
 
 typedef struct lstage_ops {

@@ -993,17 +993,37 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int ix, int ty, in
             snprintf(buf, sizeof buf, "%.3g", v);
             int gy = py + ph - (int)lround(v / ytop * ph);
             int tw = txt_w(c, buf, fs, TEXT_BOLD);
-            txt(c, buf, xs[i] - tw / 2, gy - mk - th - S(c, 1) < py ? gy + mk + S(c, 2) : gy - mk - th - S(c, 1), fs,
-                TEXT_BOLD, c->th.accent);
+            int ty = gy - mk - th - S(c, 1);   /* above the point; below it when a measured point is there */
+            for (int s = 1; s < b->nseries && ty >= py; s++) {
+                double m = b->series[s].y[i];
+                int my = isfinite(m) ? py + ph - (int)lround(m / ytop * ph) : -100000;
+                if (b->series[s].measured && my + mk >= ty && my - mk <= ty + th)
+                    ty = gy + mk + S(c, 2);
+            }
+            txt(c, buf, xs[i] - tw / 2, ty < py ? gy + mk + S(c, 2) : ty, fs, TEXT_BOLD, c->th.accent);
         }
     }
-    /* legend, top left inside the plot */
+    /* legend, top left inside the plot, or top right when fewer points are there */
     int lx = px + S(c, 10), ly = py + S(c, 6), lw = 0;
     for (int s = 0; s < b->nseries; s++) {
         const char *name = b->series[s].name[c->m->zh && b->series[s].name[1][0] ? 1 : 0];
         int nw = txt_w(c, name, fs, TEXT_SANS);
         lw = nw > lw ? nw : lw;
     }
+    int lbw = lw + S(c, 36), lbh = b->nseries * th + S(c, 6), under[2] = { 0, 0 };
+    for (int s = 0; s < b->nseries; s++)
+        for (int i = 0; i < b->n; i++) {
+            double v = b->series[s].y[i];
+            if (!isfinite(v))
+                continue;
+            int gy = py + ph - (int)lround(v / ytop * ph);
+            if (gy + mk < ly - S(c, 3) || gy - mk > ly + lbh)
+                continue;
+            under[0] += xs[i] + mk >= lx - S(c, 6) && xs[i] - mk <= lx - S(c, 6) + lbw;
+            under[1] += xs[i] + mk >= px + pw - S(c, 4) - lbw && xs[i] - mk <= px + pw - S(c, 4);
+        }
+    if (under[1] < under[0])
+        lx = px + pw - S(c, 4) - lbw + S(c, 6);
     if (b->nseries > 0) {
         fill(c, lx - S(c, 6), ly - S(c, 3), lw + S(c, 36), b->nseries * th + S(c, 6), c->th.panel);
         for (int s = 0; s < b->nseries; s++) {
@@ -1023,6 +1043,182 @@ static void draw_chart_board(ctx_t *c, const view_board_t *b, int ix, int ty, in
          "课程的实验，边跑边画：每次运行结束，对应的点就出现。实心方块：模拟器；空心方块和虚线：在真实 GPU 上测得。");
 }
 
+/* "0.01", "1", "100", "10k" for a decade 10^e */
+static const char *decade_text(int e, char *buf, size_t n)
+{
+    if (e < 0)
+        snprintf(buf, n, "%.*f", -e, pow(10.0, e));
+    else if (e < 3)
+        snprintf(buf, n, "%.0f", pow(10.0, e));
+    else if (e < 6)
+        snprintf(buf, n, "%.0fk", pow(10.0, e - 3));
+    else
+        snprintf(buf, n, "%.0fM", pow(10.0, e - 6));
+    return buf;
+}
+
+/* A thick line (3 px at zoom 1) from (x0, y0) to (x1, y1). */
+static void thick_line(ctx_t *c, int x0, int y0, int x1, int y1, SDL_Color k)
+{
+    color(c, k);
+    int o = S(c, 1) > 1 ? S(c, 1) : 1;
+    for (int d = -o; d <= o; d++) {
+        SDL_RenderDrawLine(c->r, x0, y0 + d, x1, y1 + d);
+        SDL_RenderDrawLine(c->r, x0 + d, y0, x1 + d, y1);
+    }
+}
+
+/* The roofline in the area from (ix, ty), iw wide, down to bottom: log-log,
+ * the DRAM roof slanted up to the ridge, the compute roof flat after it,
+ * the ridge marked, each run a point (in the order they finished). */
+static void draw_roofline_board(ctx_t *c, const view_board_t *b, int ix, int ty, int iw, int bottom)
+{
+    char buf[160], t1[32];
+    double peak = b->rf_peak, bw = b->rf_bw;
+    if (!(peak > 0) || !(bw > 0))
+        return;
+    double ridge = peak / bw, amin = ridge, amax = ridge, gmin = peak;
+    for (int i = 0; i < b->n; i++) {
+        double a = b->x[i], g = b->series[0].y[i];
+        if (!(a > 0) || !(g > 0) || !isfinite(a) || !isfinite(g))
+            continue;
+        amin = a < amin ? a : amin;
+        amax = a > amax ? a : amax;
+        gmin = g < gmin ? g : gmin;
+    }
+    int lx0 = (int)floor(log10(amin)) - (log10(amin) - floor(log10(amin)) < 0.3 ? 1 : 0);
+    int lx1 = (int)ceil(log10(amax)) + (ceil(log10(amax)) - log10(amax) < 0.3 ? 1 : 0);
+    int ly1 = (int)ceil(log10(peak * 1.6));
+    int ly0 = (int)floor(log10(gmin)) - 1;   /* a decade under the slowest point: room for its label */
+    if (ly0 > ly1 - 3)
+        ly0 = ly1 - 3;
+    if (lx1 < lx0 + 2)
+        lx1 = lx0 + 2;
+    int fs = SMALL, th = text_height(c->t, S(c, fs)), zh = c->m->zh;
+    int tick_w = 0;
+    for (int e = ly0; e <= ly1; e++) {
+        int tw = txt_w(c, decade_text(e, t1, sizeof t1), fs, TEXT_SANS);
+        tick_w = tw > tick_w ? tw : tick_w;
+    }
+    int px = ix + th + S(c, 4) + tick_w + S(c, 8), pw = ix + iw - px - S(c, 8);
+    int py = ty + th / 2, ph = bottom - py - 2 * th - S(c, 12);
+    if (pw < S(c, 80) || ph < S(c, 60))
+        return;
+#define RF_X(a) (px + (int)lround((log10(a) - lx0) / (double)(lx1 - lx0) * pw))
+#define RF_Y(g) (py + ph - (int)lround((log10(g) - ly0) / (double)(ly1 - ly0) * ph))
+    fill(c, px, py, pw, ph, c->th.bar_bg);
+    int ridge_x = RF_X(ridge);
+    /* the two regions, lightly tinted, named at the bottom */
+    fill(c, px, py, ridge_x - px, ph, blend(c->th.bar_bg, board_colors[1], 0.07));
+    fill(c, ridge_x, py, px + pw - ridge_x, ph, blend(c->th.bar_bg, board_colors[2], 0.07));
+    for (int e = lx0; e <= lx1; e++) {
+        int gx = RF_X(pow(10.0, e));
+        fill(c, gx, py, 1, ph, c->th.grid);
+        decade_text(e, t1, sizeof t1);
+        int tw = txt_w(c, t1, fs, TEXT_SANS);
+        txt(c, t1, gx - tw / 2, py + ph + S(c, 6), fs, TEXT_SANS, c->th.ink);
+    }
+    for (int e = ly0; e <= ly1; e++) {
+        int gy = RF_Y(pow(10.0, e));
+        fill(c, px, gy, pw, 1, c->th.grid);
+        txt_right(c, decade_text(e, t1, sizeof t1), px - S(c, 6), gy - th / 2, fs, TEXT_SANS, c->th.muted);
+    }
+    const char *xl = btext(c, b->x_label)[0] ? btext(c, b->x_label)
+                   : tr(c, "FLOP per byte of DRAM traffic (arithmetic intensity, log scale)",
+                        "每搬一个字节显存数据做的浮点运算次数（计算强度，对数坐标）");
+    const char *yl = btext(c, b->y_label)[0] ? btext(c, b->y_label)
+                   : tr(c, "GFLOP/s reached (log scale)", "实际达到的 GFLOP/s（对数坐标）");
+    int xlw = txt_w(c, xl, fs, TEXT_SANS);
+    txt_fit(c, xl, xlw < pw ? px + (pw - xlw) / 2 : px, py + ph + th + S(c, 8), pw, fs, TEXT_SANS, c->th.ink);
+    text_draw_rotated(c->t, yl, ix + th / 2, py + ph / 2, -90, S(c, fs), TEXT_SANS, c->th.ink);
+    /* the region names, at the top of each region (above the roofs: no run is there) */
+    const char *mem = tr(c, "memory-bound", "受内存限制"), *cmp = tr(c, "compute-bound", "受算力限制");
+    int mw = txt_w(c, mem, fs, TEXT_BOLD), cw = txt_w(c, cmp, fs, TEXT_BOLD);
+    if (ridge_x - px > mw + S(c, 12))
+        txt(c, mem, px + S(c, 8), py + S(c, 6), fs, TEXT_BOLD, blend(c->th.ink, board_colors[1], 0.6));
+    if (px + pw - ridge_x > cw + S(c, 12))
+        txt(c, cmp, px + pw - cw - S(c, 8), py + S(c, 6), fs, TEXT_BOLD, blend(c->th.ink, board_colors[2], 0.6));
+    /* the ridge: dashed, named */
+    color(c, c->th.muted);
+    for (int yy = py; yy < py + ph; yy += S(c, 10))
+        fill(c, ridge_x, yy, S(c, 2) > 1 ? S(c, 2) : 1, S(c, 5), c->th.muted);
+    /* the memory roof from the left edge (or where it enters the plot) to the ridge, then the flat roof */
+    double a_in = pow(10.0, lx0), g_floor = pow(10.0, ly0);
+    if (a_in * bw < g_floor)
+        a_in = g_floor / bw;
+    thick_line(c, RF_X(a_in), RF_Y(a_in * bw), ridge_x, RF_Y(peak), c->th.ink);
+    thick_line(c, ridge_x, RF_Y(peak), px + pw, RF_Y(peak), c->th.ink);
+    /* the ridge's name low on its line, above the region names */
+    snprintf(buf, sizeof buf, tr(c, "ridge: %.1f FLOP/byte", "屋脊点：每字节 %.1f 次运算"), ridge);
+    int rw = txt_w(c, buf, fs, TEXT_BOLD), rx = ridge_x - rw / 2, ry = py + ph - th - S(c, 6);
+    rx = rx + rw > px + pw - S(c, 4) ? px + pw - S(c, 4) - rw : rx < px + S(c, 4) ? px + S(c, 4) : rx;
+    fill(c, rx - S(c, 3), ry, rw + S(c, 6), th, c->th.panel);
+    txt(c, buf, rx, ry, fs, TEXT_BOLD, c->th.ink);
+    const char *roof = b->series[0].name[zh && b->series[0].name[1][0] ? 1 : 0];
+    snprintf(buf, sizeof buf, tr(c, "%s roof: %.1f TFLOP/s", "%s 屋顶：%.1f TFLOP/s"), roof[0] ? roof : "FP32",
+             peak / 1000);
+    int fw = txt_w(c, buf, fs, TEXT_BOLD);   /* over the flat roof, from the ridge */
+    int fx = ridge_x + S(c, 8) + fw < px + pw ? ridge_x + S(c, 8) : px + pw - fw - S(c, 6);
+    txt(c, buf, fx, RF_Y(peak) - th - S(c, 4), fs, TEXT_BOLD, c->th.ink);
+    /* the DRAM roof's name above its slope (where no run can be), ending half way to the ridge */
+    snprintf(buf, sizeof buf, tr(c, "DRAM roof: %s GB/s x FLOP/byte", "显存屋顶：%s GB/s x 每字节运算次数"),
+             tick_text(round(bw), t1, sizeof t1));
+    int dw = txt_w(c, buf, fs, TEXT_BOLD), xm = RF_X(sqrt(a_in * ridge));
+    xm = xm < px + S(c, 6) + dw ? px + S(c, 6) + dw : xm;
+    double a_m = pow(10.0, lx0 + (double)(xm - px) / pw * (lx1 - lx0));
+    int dy = RF_Y(fmin(a_m * bw, peak)) - th - S(c, 8);
+    txt(c, buf, xm - dw, dy < py + S(c, 4) ? py + S(c, 4) : dy, fs, TEXT_BOLD, c->th.ink);
+    /* the points, each with its name and GFLOP/s; labels kept apart */
+    int mk = S(c, 6), taken_y[VIEW_BOARD_X], taken_x[VIEW_BOARD_X], ntaken = 0;
+    for (int i = 0; i < b->n; i++) {
+        double a = b->x[i], g = b->series[0].y[i];
+        if (!(a > 0) || !(g > 0) || !isfinite(a) || !isfinite(g))
+            continue;
+        SDL_Color k = board_colors[(i + 3) % VIEW_BOARD_SERIES];
+        int gx = RF_X(a), gy = RF_Y(g);
+        fill(c, gx - mk, gy - mk, 2 * mk + 1, 2 * mk + 1, k);
+        frame_rect(c, gx - mk, gy - mk, 2 * mk + 1, 2 * mk + 1, c->th.ink);
+        long long gi = llround(g);
+        if (gi >= 1000)
+            snprintf(t1, sizeof t1, "%lld,%03lld", gi / 1000, gi % 1000);
+        else
+            snprintf(t1, sizeof t1, "%lld", gi);
+        snprintf(buf, sizeof buf, "%s  %s GFLOP/s", b->pname[i], t1);
+        int lw = txt_w(c, buf, fs, TEXT_BOLD);
+        /* right of the point, or (no room there) under it, ending at it: off the roofs */
+        int right = gx + mk + S(c, 6) + lw < px + pw;
+        int lx = right ? gx + mk + S(c, 6) : gx + mk - lw;
+        int ly = right ? gy - th / 2 : gy + mk + S(c, 4);
+        lx = lx < px + S(c, 2) ? px + S(c, 2) : lx;
+        for (int tries = 0; tries < 8; tries++) {   /* below the labels already there */
+            int clash = 0;
+            for (int j = 0; j < ntaken; j++)
+                if (abs(taken_y[j] - ly) < th && abs(taken_x[j] - lx) < lw)
+                    clash = 1;
+            if (!clash)
+                break;
+            ly += th;
+        }
+        if (ly + th > py + ph)
+            ly = py + ph - th;
+        fill(c, lx - S(c, 2), ly, lw + S(c, 4), th, blend(c->th.panel, c->th.bar_bg, 0.3));
+        txt(c, buf, lx, ly, fs, TEXT_BOLD, blend(c->th.ink, k, 0.35));
+        if (ntaken < VIEW_BOARD_X) {
+            taken_x[ntaken] = lx;
+            taken_y[ntaken++] = ly;
+        }
+    }
+    frame_rect(c, px, py, pw, ph, c->th.grid);
+#undef RF_X
+#undef RF_Y
+    hint(c, px, py, pw, ph,
+         "Each run is a point: how many FLOP it does per byte it moves from DRAM (across) and how fast it "
+         "computed (up). No point can rise above the roof over it: the slanted DRAM roof left of the ridge, the "
+         "flat compute roof right of it.",
+         "每次运行是一个点：它每从显存搬一个字节做多少次浮点运算（横轴），算得多快（纵轴）。"
+         "没有哪个点能高过头顶的屋顶：屋脊点左边是斜的显存屋顶，右边是平的算力屋顶。");
+}
+
 /* The table in the area from (ix, ty), iw wide, down to bottom. */
 static void draw_table_board(ctx_t *c, const view_board_t *b, int ix, int ty, int iw, int bottom)
 {
@@ -1033,7 +1229,7 @@ static void draw_table_board(ctx_t *c, const view_board_t *b, int ix, int ty, in
     /* the largest size (HEAD or BODY down to 10 px at zoom 1) at which the
      * table fits; the last column (words) wraps when the others leave it
      * at least half the width */
-    int px = b->alone ? HEAD : BODY, total = 0, wrapw = 0, rows_h = 0;
+    int px = b->alone || c->m->nlanes == 0 ? HEAD : BODY, total = 0, wrapw = 0, rows_h = 0;
     int lines[VIEW_BOARD_ROWS + 1];
     for (; px >= 10; px--) {
         total = 0;
@@ -1105,6 +1301,8 @@ static void draw_board(ctx_t *c, const view_board_t *b, int x, int y, int w, int
     int bottom = y + h - S(c, 10) - note_h - (note_h ? S(c, 8) : 0);
     if (b->kind == VIEW_BOARD_CHART)
         draw_chart_board(c, b, ix, ty, iw, bottom);
+    else if (b->kind == VIEW_BOARD_ROOFLINE)
+        draw_roofline_board(c, b, ix, ty, iw, bottom);
     else
         draw_table_board(c, b, ix, ty + S(c, 2), iw, bottom);
 }
@@ -1309,6 +1507,8 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
     int detail_w = m->detail ? S(&c, 360) : 0;
     if (detail_w > m->width / 2)
         detail_w = m->width / 2;
+    if (m->nlanes == 0)   /* nothing to detail: the body is the board's or the words' */
+        detail_w = 0;
     draw_header(&c, head);
     int lanes_w = m->width - detail_w;
     if (m->picture) {   /* a chart instead of the runs: the whole body, its shape kept */
@@ -1339,11 +1539,18 @@ int view_draw(SDL_Renderer *r, text_t *t, const view_model_t *m)
         int x0 = lanes_w * i / m->nlanes, x1 = lanes_w * (i + 1) / m->nlanes;
         draw_lane(&c, &m->lane[i], x0, body_y, x1 - x0, body_h);
     }
-    if (m->nlanes == 0 && !(m->board && m->board->kind != VIEW_BOARD_NONE))
-        txt(&c, m->waiting ? tr(&c, "Read the text below, then press Space or PageDown to start.",
-                                "先读下面的文字，然后按空格或 PageDown 开始。")
-                           : tr(&c, "(nothing is running yet)", "（还没有运行任何东西）"),
-            S(&c, 20), body_y + S(&c, 20), HEAD, TEXT_SANS, c.th.muted);
+    if (m->nlanes == 0 && !(m->board && m->board->kind != VIEW_BOARD_NONE)) {
+        /* a step that shows no run and no board (its words are the step):
+         * say so in the middle of the body instead of an empty run panel */
+        const char *what = m->waiting ? tr(&c, "This step runs no kernel: its point is in the words below. "
+                                               "Space or PageDown goes on.",
+                                           "这一步不运行核函数：要点在下面的文字里。按空格或 PageDown 继续。")
+                                      : tr(&c, "No run on the stage yet: read the words below.",
+                                           "舞台上还没有运行：请先读下面的文字。");
+        int ww = m->width - S(&c, 80);
+        int wh = text_draw_wrapped(t, what, 0, 0, ww, S(&c, HEAD), TEXT_SANS, c.th.muted, 0);
+        text_draw_wrapped(t, what, S(&c, 40), body_y + (body_h - wh) / 2, ww, S(&c, HEAD), TEXT_SANS, c.th.muted, 1);
+    }
     if (detail_w && !(m->board && m->board->kind != VIEW_BOARD_NONE))
         draw_detail(&c, m->focus >= 0 && m->focus < m->nlanes ? &m->lane[m->focus] : NULL, lanes_w, body_y,
                     detail_w, body_h);

@@ -45,7 +45,7 @@
 #define VIEW_BOARD_COLS 8
 #define VIEW_BOARD_TEXT 160
 #define VIEW_BOARD_CELL 200
-enum { VIEW_BOARD_NONE = 0, VIEW_BOARD_CHART = 1, VIEW_BOARD_TABLE = 2 };
+enum { VIEW_BOARD_NONE = 0, VIEW_BOARD_CHART = 1, VIEW_BOARD_TABLE = 2, VIEW_BOARD_ROOFLINE = 3 };
 typedef struct view_board {
     int kind;
     int alone;                                  /* the whole body, without the runs      */
@@ -64,6 +64,12 @@ typedef struct view_board {
         int measured;                           /* a real measurement (drawn dashed, squares) */
     } series[VIEW_BOARD_SERIES];
     int now;                                    /* index of the x running now, or -1    */
+    /* roofline (log-log): the points are x[i] (FLOP per DRAM byte) and
+     * series[0].y[i] (GFLOP/s, NaN: not run yet), n of them, named pname[i];
+     * the roofs: rf_peak GFLOP/s flat, rf_bw GB/s slanted; x_label and y_label
+     * (empty: the usual ones) and series[0].name (the compute roof's name) */
+    double rf_peak, rf_bw;
+    char pname[VIEW_BOARD_X][40];
     /* table */
     int ncols, nrows;                           /* rows below the header                */
     char cell[2][VIEW_BOARD_ROWS + 1][VIEW_BOARD_COLS][VIEW_BOARD_CELL]; /* [lang][row][col], row 0: header */

@@ -76,6 +76,8 @@ static void launch_cfg(uint32_t grid[3], uint32_t block[3])
 static const char *race_label_en, *race_label_zh;
 
 /* Race the CPU against the GPU on the stage; stats out. */
+static int race_expect = LSTAGE_FINISHED;   /* what play returns (LSTAGE_KNOB: a key before the run) */
+
 static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
 {
     simt_err_t e;
@@ -104,6 +106,14 @@ static void race(scene_t *s, stage_t *st, gpu_stats_t *gs, cpu_stats_t *cs)
         ops->label(ops->self, race_label_en, race_label_zh);
     ops->say(ops->self, "One CPU core against a GPU with 2 SMs, on a 32 x 32 matrix multiply.",
              "一个 CPU 核心对一块有 2 个 SM 的 GPU，计算 32 x 32 的矩阵乘法。");
+    if (race_expect == LSTAGE_KNOB) {   /* a knob key before the run: nothing ran */
+        assert_int_equal(ops->play(ops->self, lanes, 2, 0), LSTAGE_KNOB);
+        assert_int_equal(gpu_run_status(lanes[1].gpu), GPU_RUN_MORE);
+        assert_int_equal(cpu_run_status(lanes[0].cpu), CPU_RUN_MORE);
+        cpu_run_end(lanes[0].cpu, cs, &e);
+        gpu_run_end(lanes[1].gpu, gs, &e);
+        return;
+    }
     assert_int_equal(ops->play(ops->self, lanes, 2, 0), LSTAGE_FINISHED);
     assert_int_equal(cpu_run_end(lanes[0].cpu, cs, &e), 0);
     assert_int_equal(gpu_run_end(lanes[1].gpu, gs, &e), 0);
@@ -364,6 +374,76 @@ static void test_board_golden(void **state)
     SDL_FreeSurface(zh);
 }
 
+/* Lesson 8's roofline as a board: drawn every frame in the chosen
+ * language (English and Chinese frames differ), a point that has not run
+ * yet (NaN) is not drawn, and one that has is. */
+static void test_roofline_board(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    mkdir(FRAMES_DIR, 0755);
+    static const char *const shots[3] = { FRAMES_DIR "/rf_one.png", FRAMES_DIR "/rf_two.png",
+                                          FRAMES_DIR "/rf_two_zh.png" };
+    for (int k = 0; k < 3; k++) {
+        stage_t *st = open_headless(NULL, 1, k == 2 ? "zh" : "en");
+        const lstage_ops_t *ops = stage_ops(st);
+        ops->title(ops->self, "Lesson 8: The roofline", "第 8 课：屋顶线", "step 2 of 3", "第 2 步，共 3 步");
+        view_board_t *b = calloc(1, sizeof *b);
+        assert_non_null(b);
+        b->kind = VIEW_BOARD_ROOFLINE;
+        b->alone = 1;
+        b->rf_peak = 66908;
+        b->rf_bw = 4800;
+        b->n = 2;
+        b->nseries = 1;
+        snprintf(b->title[0], sizeof b->title[0], "roofline of the H200 model (FP32)");
+        snprintf(b->title[1], sizeof b->title[1], "H200 模型的屋顶线（FP32）");
+        snprintf(b->pname[0], sizeof b->pname[0], "vecadd");
+        snprintf(b->pname[1], sizeof b->pname[1], "micro_fma8");
+        b->x[0] = 0.0833;
+        b->series[0].y[0] = 348;
+        b->x[1] = 130;
+        b->series[0].y[1] = k == 0 ? NAN : 52396;   /* not run yet / run */
+        ops->board(ops->self, b);
+        free(b);
+        stage_set_screenshot(st, shots[k]);
+        assert_int_equal(stage_close(st, &e), 0);
+    }
+    SDL_Surface *one = IMG_Load(shots[0]), *two = IMG_Load(shots[1]), *zh = IMG_Load(shots[2]);
+    assert_non_null(one);
+    assert_non_null(two);
+    assert_non_null(zh);
+    assert_true(diff_fraction(one, two) > 0.0005);   /* the second point and its label */
+    assert_true(diff_fraction(two, zh) > 0.002);     /* the words are translated */
+    SDL_FreeSurface(one);
+    SDL_FreeSurface(two);
+    SDL_FreeSurface(zh);
+}
+
+/* A window (SDL's dummy video driver) whose steps' first runs wait for
+ * Space, with key pressed (queued); skips the test when this SDL build has
+ * no dummy driver. */
+static stage_t *window_with_key(scene_t *s, SDL_Keycode key)
+{
+    simt_err_t e;
+    stage_opts_t o = { .headless = 0, .lang = "en" };
+    stage_t *st = stage_open(&o, &e);
+    assert_non_null(st);
+    if (stage_headless(st)) {   /* no dummy driver in this SDL build */
+        stage_close(st, &e);
+        scene_free(s);
+        skip();
+    }
+    const lstage_ops_t *ops = stage_ops(st);
+    ops->hold_runs(ops->self, 1);
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = SDL_KEYDOWN;
+    ev.key.keysym.sym = key;
+    assert_int_equal(SDL_PushEvent(&ev), 1);
+    return st;
+}
+
 /* PageDown (or PageUp) during a run in a window (SDL's dummy video
  * driver): the step's runs finish unwatched with the same results, and the
  * wait after them returns "next" ("prev") at once. With hold_runs the
@@ -383,21 +463,8 @@ static void test_pagedown_during_run(void **state)
         stage_t *h = open_headless(NULL, 1, "en");
         race(&s, h, &g1, &c1);
         assert_int_equal(stage_close(h, &e), 0);
-        stage_opts_t o = { .headless = 0, .lang = "en" };
-        stage_t *st = stage_open(&o, &e);
-        assert_non_null(st);
-        if (stage_headless(st)) {   /* no dummy driver in this SDL build */
-            stage_close(st, &e);
-            scene_free(&s);
-            skip();
-        }
+        stage_t *st = window_with_key(&s, k == 0 ? SDLK_PAGEDOWN : SDLK_PAGEUP);
         const lstage_ops_t *ops = stage_ops(st);
-        ops->hold_runs(ops->self, 1);
-        SDL_Event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.type = SDL_KEYDOWN;
-        ev.key.keysym.sym = k == 0 ? SDLK_PAGEDOWN : SDLK_PAGEUP;
-        assert_int_equal(SDL_PushEvent(&ev), 1);
         unsigned long before = stage_frames(st);
         race(&s, st, &g2, &c2);   /* title (a new step), say, play */
         assert_memory_equal(&g1, &g2, sizeof g1);
@@ -408,6 +475,39 @@ static void test_pagedown_during_run(void **state)
         const char *next = ops->pause(ops->self);
         assert_non_null(next);
         assert_string_equal(next, k == 0 ? "next" : "prev");
+        assert_int_equal(stage_close(st, &e), 0);
+        scene_free(&s);
+    }
+    unsetenv("SDL_VIDEODRIVER");
+}
+
+/* A knob key ('[', ']', ',', '.', R) while a step's first run waits for
+ * Space in a window (SDL's dummy video driver): play returns LSTAGE_KNOB
+ * with nothing run, and the key is the next event (the lesson runner makes
+ * the step again on the changed GPU); the step's next run waits again. */
+static void test_knob_before_run(void **state)
+{
+    (void)state;
+    simt_err_t e;
+    mkdir(FRAMES_DIR, 0755);
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("XDG_CONFIG_HOME", FRAMES_DIR "/config", 1);
+    static const SDL_Keycode keys[3] = { SDLK_LEFTBRACKET, SDLK_PERIOD, SDLK_r };
+    static const char *const evs[3] = { "sms_half", "dram_double", "restart" };
+    for (int k = 0; k < 3; k++) {
+        scene_t s;
+        scene_init(&s);
+        gpu_stats_t gs;
+        cpu_stats_t cs;
+        stage_t *st = window_with_key(&s, keys[k]);
+        const lstage_ops_t *ops = stage_ops(st);
+        race_expect = LSTAGE_KNOB;
+        race(&s, st, &gs, &cs);
+        race_expect = LSTAGE_FINISHED;
+        const char *got = ops->event(ops->self);
+        assert_non_null(got);
+        assert_string_equal(got, evs[k]);
+        assert_null(ops->event(ops->self));
         assert_int_equal(stage_close(st, &e), 0);
         scene_free(&s);
     }
@@ -483,6 +583,8 @@ int main(void)
         cmocka_unit_test(test_golden_frame),
         cmocka_unit_test(test_roofline_on_stage),
         cmocka_unit_test(test_board_golden),
+        cmocka_unit_test(test_knob_before_run),
+        cmocka_unit_test(test_roofline_board),
         cmocka_unit_test(test_pagedown_during_run),
         cmocka_unit_test(test_fast_forward_clock),
         cmocka_unit_test(test_chart_png_cjk),

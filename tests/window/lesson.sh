@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # lesson.sh SIMTLAB - lesson 5 in a real window under Xvfb, driven with
 # xdotool as a teacher would: Space (step 1's words read: go on), '[' on
-# step 1 (no GPU there: said on screen), Space (the first run of step 2
-# starts), wait for its chart, '[' (the step runs again on half the SMs,
-# said on screen), Space to start it, PageDown during the runs (cut short:
+# step 1 (no GPU there: said on screen), ']' while step 2's first run
+# waits for Space (the step is made again on twice the SMs, nothing runs),
+# Space (the run starts on 4 SMs), wait for its chart, '[' (the step runs
+# again on the lesson's 2 SMs, said on screen), Space to start it, PageDown during the runs (cut short:
 # step 3 at once), PageDown (the summary), Space (the lesson closes).
 # Checks each of those in what simtlab prints, and that it exits 0.
 set -euo pipefail
@@ -41,13 +42,20 @@ waitfor "this step runs no GPU that the keys"
 key space
 waitfor "step 2 of 3"
 sleep 0.5
-key space                      # start the first run
+key bracketright               # while the first run waits for Space: double the SMs (not a start)
+waitfor "step 2 again on a changed GPU: SMs x2"
+waitfor "step 2 of 3" 2
+grep -q "the run starts" "$WORK/out.txt" && fail "']' before the run started it"
+sleep 0.5
+key space                      # start the first run: on the changed GPU
+waitfor "the run starts: copy_strided on edu-tiny with 4 SMs"
 waitfor "32-byte sectors per warp request" 1
 key bracketleft
-waitfor "step 2 again on a changed GPU: SMs x0.5"
-waitfor "step 2 of 3" 2
+waitfor "step 2 again on a changed GPU: SMs x1,"
+waitfor "step 2 of 3" 3
 sleep 0.5
 key space                      # start the run again ...
+waitfor "the run starts: copy_strided on edu-tiny with 2 SMs"
 sleep 0.3
 key Next                       # ... and cut it short: PageDown
 waitfor "step 3 of 3"
