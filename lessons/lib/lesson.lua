@@ -160,6 +160,21 @@ end
 -- meta.knobs before anything runs: an unknown name, a value that is not a
 -- number or one outside the range raises a message (in lang) that names
 -- every knob of the lesson with its range.
+-- the terminal width of a string: CJK characters take two columns
+local function display_width(str)
+  local w = 0
+  for _, c in utf8.codes(str) do w = w + ((c >= 0x1100 and (c <= 0x115f or (c >= 0x2e80 and c <= 0xa4cf)
+    or (c >= 0xac00 and c <= 0xd7a3) or (c >= 0xf900 and c <= 0xfaff) or (c >= 0xfe30 and c <= 0xfe4f)
+    or (c >= 0xff00 and c <= 0xff60) or (c >= 0xffe0 and c <= 0xffe6))) and 2 or 1) end
+  return w
+end
+
+-- str padded with spaces to w terminal columns, on the left (right-aligned) or right
+local function pad_to(str, w, left)
+  local sp = string.rep(" ", math.max(0, w - display_width(str)))
+  return left and sp .. str or str .. sp
+end
+
 -- a knob's range as said to a student: "1..32" for a number, its one
 -- description for a word ({en = "a preset name", zh = "一个预设名"})
 local function range_text(k, lang)
@@ -372,7 +387,9 @@ function lesson.new(t, opts)
   local function chart_out(c)
     local title = text(c.title or "")
     if not (opts.quiet and not simt.on_stage()) then
-      print("  " .. title)
+      local yl = not c.roofline and c.y_label and text(c.y_label) or ""
+      if display_width(yl) > 12 then yl = "" end   -- a unit ("GB") is said; a long axis name is the title's
+      print("  " .. title .. (yl ~= "" and text{ en = " (y: " .. yl .. ")", zh = "（纵轴：" .. yl .. "）" } or ""))
       if c.roofline then
         local rf = c.roofline
         print(string.format("    %-22s %12s %14s %14s", "", "FLOP/byte", "GFLOP/s", text{en = "ceiling", zh = "上限"}))
@@ -381,11 +398,11 @@ function lesson.new(t, opts)
           print(string.format("    %-22s %12.3g %14.4g %14.4g", p.name, p.ai, p.gflops, roof))
         end
       else
-        local head = string.format("    %-14s", text(c.x_label or "x"))
-        for _, sr in ipairs(c.series) do head = head .. string.format(" %14s", text(sr.name)) end
+        local head = "    " .. pad_to(text(c.x_label or "x"), 14)
+        for _, sr in ipairs(c.series) do head = head .. " " .. pad_to(text(sr.name), 14, true) end
         print(head)
         for i, x in ipairs(c.x) do
-          local row = string.format("    %-14s", c.xtext and c.xtext[i] or tostring(x))
+          local row = "    " .. pad_to(c.xtext and c.xtext[i] or tostring(x), 14)
           for _, sr in ipairs(c.series) do
             local y = sr.y[i]
             row = row .. (y and string.format(" %14.4g", y) or string.format(" %14s", "-"))
@@ -496,14 +513,7 @@ function lesson.new(t, opts)
     return simt.gpu(t3)
   end
 
-  -- the terminal width of a string: CJK characters take two columns
-  local function width(str)
-    local w = 0
-    for _, c in utf8.codes(str) do w = w + ((c >= 0x1100 and (c <= 0x115f or (c >= 0x2e80 and c <= 0xa4cf)
-      or (c >= 0xac00 and c <= 0xd7a3) or (c >= 0xf900 and c <= 0xfaff) or (c >= 0xfe30 and c <= 0xfe4f)
-      or (c >= 0xff00 and c <= 0xff60) or (c >= 0xffe0 and c <= 0xffe6))) and 2 or 1) end
-    return w
-  end
+  local width = display_width
 
   -- the rows of a table as aligned text lines in language lang
   local function table_lines(t2, lang)

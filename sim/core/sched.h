@@ -72,7 +72,10 @@ typedef struct sched_slot {
     uint8_t depth;                /* its SIMT stack depth (for prefetching)  */
     uint8_t state;                /* warp_state_t (warp.h)                   */
     uint8_t unit;                 /* isa_unit_t its next instruction needs   */
-    uint8_t why;                  /* gpu_stall_t while it waits for operands */
+    uint8_t why;                  /* gpu_stall_t while it waits for operands:
+                                     the SM (warp_refresh) sets STALL_MEMORY
+                                     when the last register to arrive comes
+                                     from a load, else STALL_DEPENDENCY */
 } sched_slot_t;
 
 /* A warp waiting for its operands: when they are ready, and its place k. */
@@ -88,11 +91,17 @@ typedef struct sched {
                                      last (LRR: the turn; GTO: the greedy one) */
     uint8_t last_mine;            /* last_k holds a warp: set by its first
                                      issue (scheduler 0 starts with place 0) */
+    /* Every scheduler starts with last_k = 0: LRR's first scan starts at
+     * place 1 and wraps round to 0, as if place 0 had just issued; GTO's
+     * first greedy warp is place 0 on scheduler 0 (last_mine) and the
+     * oldest on the others. The golden cycle counts fix this start. */
     uint32_t nslots;              /* warp places it owns                     */
     uint64_t unit_free[UNIT_COUNT]; /* first cycle each unit accepts again   */
     uint64_t busy_until;          /* the latest of unit_free[] (kept by sm.c) */
     uint64_t wake;                /* earliest cycle a warp may be ready      */
-    uint64_t tc_free;             /* its Tensor Core's wgmma queue is free   */
+    uint64_t tc_free;             /* its Tensor Core's wgmma queue is free
+                                     (sm_async.c: a wgmma waits for it; the
+                                     pick does not read it)                 */
     uint8_t reason;               /* gpu_stall_t while it cannot issue       */
     uint8_t issued;               /* issued at its last evaluation           */
     uint64_t live;                /* live warps: state WARP_READY            */
