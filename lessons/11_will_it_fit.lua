@@ -77,6 +77,14 @@ return {
         KV[n] = t
       end
       local m = g:memory()
+      -- the simulator's refusal, in Chinese for the Chinese text (same numbers)
+      local function oom_zh(e)
+        local t = e:gsub("^.-: out", "out")
+        t = t:gsub("^out of memory: (%S+ %a+) requested for '(.-)' on a GPU with (%S+ %a+) of device memory, "
+                   .. "(%S+ %a+) free; already there: ", "显存不足：为“%2”申请 %1，这块 GPU 的显存是 %3，还空着 %4；已经占用的：")
+        t = t:gsub("：nothing$", "：没有"):gsub(" and (%d+) more %((.-)%)$", "，另外还有 %1 个（共 %2）")
+        return (t:gsub("'(.-)' ", "“%1” "):gsub(", ", "，"))
+      end
       L.say{
         en = string.format("Now on the simulated A100 (80 GB). Its memory holds \"size-only\" tensors: counted, with no data "
           .. "behind them. Asking for the 70B's weights:\n  %s\nThe 7B's weights (%.1f GB) fit; then each sequence of "
@@ -86,7 +94,7 @@ return {
         zh = string.format("现在在模拟的 A100（80 GB）上。它的显存可以放“只有大小”的张量：占容量，但后面没有数据。"
           .. "申请 70B 的权重：\n  %s\n7B 的权重（%.1f GB）放得下；然后每条 4,096 词元的序列要 %.2f GB 的 KV 缓存"
           .. "（K 和 V，32 层，32 个头 x 128，2 字节）。能放 %d 条序列，再多一条就不行：\n  %s",
-          err:gsub("^.-: out", "out"), gb(6738415616 * 2), gb(kv1), n, err2:gsub("^.-: out", "out")),
+          oom_zh(err), gb(6738415616 * 2), gb(kv1), n, oom_zh(err2)),
       }
       L.expect(not ok and err:find("out of memory", 1, true) and err:find("70B weights", 1, true),
                { en = "the 70B's weights are refused, by name", zh = "70B 的权重被拒绝，并且写明了名字" })
