@@ -717,8 +717,9 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
         }
         for (int i = 0; i < s->nlanes; i++)   /* what the run uses (tests/window/lesson.sh reads it) */
             if (s->lane[i].lane && !s->lane[i].is_cpu)
-                printf("simtlab: the run starts: %s on %s with %u SMs\n", s->lane[i].kernel, s->lane[i].gd.name,
-                       s->lane[i].gd.sms);
+                printf("simtlab: %s: %s on %s with %u SMs\n",
+                       s->skip ? "the run goes on unwatched (PageDown / PageUp)" : "the run starts",
+                       s->lane[i].kernel, s->lane[i].gd.name, s->lane[i].gd.sms);
         fflush(stdout);
     }
     s->step_fresh = 0;
