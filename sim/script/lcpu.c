@@ -321,7 +321,7 @@ static int cpu_launch_l(lua_State *L)
     lkernel_args(L, C->memgpu, "c:tensor", p, 4, nargs, args);
     lstage_lane_t lane;
     memset(&lane, 0, sizeof lane);
-    lsimt_lane_output(L, 3, 4, nargs, &lane);
+    llaunch_lane_output(L, 3, 4, nargs, &lane);
     simt_err_clear(&err);
     lane.cpu = cpu_run_begin(C->c, gpu_mem(C->memgpu->g), p, &cfg, args, (uint32_t)nargs, &err);
     if (!lane.cpu)

@@ -183,7 +183,7 @@ void llaunch_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
     lua_pop(L, 1);
 }
 
-void lsimt_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_lane_t *lane)
+void llaunch_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_lane_t *lane)
 {
     tensor_t *t = NULL;
     if (lua_getfield(L, cfg, "show") != LUA_TNIL) {

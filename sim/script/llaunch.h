@@ -33,7 +33,8 @@
 #include "err.h"
 #include "gpu.h"
 
-struct lgpu;   /* tensor.h */
+struct lgpu;          /* tensor.h */
+struct lstage_lane;   /* lstage.h */
 
 #define LLAUNCH_MAX_WARM 64   /* tensors in one launch's warm list */
 
@@ -65,6 +66,11 @@ void llaunch_check_keys(lua_State *L, int idx, const char *who, const char *cons
 /* Read field `key` ("grid", "block", "cluster") of the table at idx: a
  * positive integer or a table of 1 to 3; raises a Lua error naming it. */
 void llaunch_dim3(lua_State *L, int idx, const char *key, uint32_t out[3]);
+
+/* Set lane->out from launch config table `cfg` (its `show` tensor) or
+ * else the last f32 device tensor among the nargs arguments starting at
+ * stack index first_arg: what the stage draws as the run's output. */
+void llaunch_lane_output(lua_State *L, int cfg, int first_arg, int nargs, struct lstage_lane *lane);
 
 /* Charge the watchdog (sandbox.h) for a run that executed `instrs` warp or
  * SIMD instructions, whether it finished or was stopped (a stopped endless

@@ -459,7 +459,7 @@ static int gpu_launch_l(lua_State *L)
     lua_pop(L, 1);
     lstage_lane_t lane;
     memset(&lane, 0, sizeof lane);
-    lsimt_lane_output(L, 3, 4, nargs, &lane);
+    llaunch_lane_output(L, 3, 4, nargs, &lane);
     simt_err_clear(&err);
     /* the run's state (registers, scoreboards, shared memory, checker)
      * counts against the memory cap: refused before it is made if it does

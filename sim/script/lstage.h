@@ -51,7 +51,6 @@ struct lstage_lane {
     const gpu_desc_t *gdesc;     /* GPU lanes: for the result table         */
     gpu_launch_t gcfg;           /* GPU lanes: for the --stats log          */
     const cpu_desc_t *cdesc;     /* CPU lanes                               */
-    uint64_t max_instrs;         /* CPU lanes: the launch's watchdog (0: default) */
     uint64_t charged;            /* host bytes of the run's state counted against
                                     owner's memory cap, given back when it ends */
     lua_State *owner;
@@ -123,11 +122,6 @@ const char *lstage_lang_from_env(void);
  * and returns 1 (the result table is pushed). Inside simt.race the lane
  * is only collected (returns 0). Raises on failure, ending the run. */
 int lstage_launch(lua_State *L, lstage_lane_t *lane);
-
-/* Set lane->out from launch config table `cfg` (its `show` tensor) or
- * else the last f32 device tensor among the nargs arguments starting at
- * stack index first_arg (lsimt.c). */
-void lsimt_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_lane_t *lane);
 
 /* Register simt.say, simt.pause, simt.event, simt.lang and simt.race in
  * the table at the top of the stack. */
