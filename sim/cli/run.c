@@ -271,56 +271,51 @@ static int write_stats(lua_State *L, const cli_opts_t *o)
 /* Run script with nargs arguments: arg[0] = script, arg[1..] = args,
  * also passed as the chunk's varargs (...), like the lua command. The
  * options set simt.overrides, the launch log and the trace. */
-int cli_run_script(const char *script, int nargs, char **args, const cli_opts_t *o)
-{
-    lua_State *L = cli_new_state(script, o->unsafe, o);
-    trace_t *trace = NULL;
-    simt_err_t err;
-    int i, status, rc = 0;
-    if (!L)
-        return 1;
-    if (cli_push_sets(L, o) != 0) {
-        sandbox_close(L);
-        return 2;
-    }
-    lstage_set_lang(L, o->lang ? o->lang : lstage_lang_from_env());
 #ifdef SIMT_HAVE_STAGE
-    stage_t *stage = NULL;
-    const char *default_png = NULL;
-    if (o->stage) {
-        if (o->frames && mkdir(o->frames, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "simtlab: --frames: cannot make the folder '%s': %s\n", o->frames, strerror(errno));
-            sandbox_close(L);
-            return 1;
-        }
-        char title[300];
-        const char *base = strrchr(script, '/');
-        snprintf(title, sizeof title, "simtlab - %s", base ? base + 1 : script);
-        stage_opts_t so = { .headless = o->headless, .screenshot = o->screenshot, .frames_dir = o->frames,
-                            .every = o->every ? atoi(o->every) : 1, .lang = o->lang, .title = title,
-                            .auto_s = o->auto_s ? atof(o->auto_s) : 0.0 };
-        simt_err_clear(&err);
-        stage = stage_open(&so, &err);
-        if (!stage) {
-            fprintf(stderr, "simtlab: %s\n", err.msg);
-            sandbox_close(L);
-            return 1;
-        }
-        if (stage_headless(stage) && !o->screenshot && o->default_png) {
-            stage_set_screenshot(stage, o->default_png);
-            default_png = o->default_png;
-        }
-        lstage_attach(L, stage_ops(stage));
+/* Open the stage `show`, `demo` and `lesson` draw on and attach it to L;
+ * *default_png: the picture written when none was asked for. 0, or the
+ * exit status after a message (L is closed then). */
+static int open_stage(lua_State *L, const char *script, const cli_opts_t *o, stage_t **stage,
+                      const char **default_png)
+{
+    simt_err_t err;
+    *stage = NULL;
+    *default_png = NULL;
+    if (!o->stage)
+        return 0;
+    if (o->frames && mkdir(o->frames, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "simtlab: --frames: cannot make the folder '%s': %s\n", o->frames, strerror(errno));
+        sandbox_close(L);
+        return 1;
     }
-#else
-    if (o->stage && !o->headless)
-        fprintf(stderr, "simtlab: built without SDL2: no window, text only\n");
+    char title[300];
+    const char *base = strrchr(script, '/');
+    snprintf(title, sizeof title, "simtlab - %s", base ? base + 1 : script);
+    stage_opts_t so = { .headless = o->headless, .screenshot = o->screenshot, .frames_dir = o->frames,
+                        .every = o->every ? atoi(o->every) : 1, .lang = o->lang, .title = title,
+                        .auto_s = o->auto_s ? atof(o->auto_s) : 0.0 };
+    simt_err_clear(&err);
+    *stage = stage_open(&so, &err);
+    if (!*stage) {
+        fprintf(stderr, "simtlab: %s\n", err.msg);
+        sandbox_close(L);
+        return 1;
+    }
+    if (stage_headless(*stage) && !o->screenshot && o->default_png) {
+        stage_set_screenshot(*stage, o->default_png);
+        *default_png = o->default_png;
+    }
+    lstage_attach(L, stage_ops(*stage));
+    return 0;
+}
 #endif
-    if (o->arch) {
-        lua_pushstring(L, o->arch);
-        lua_setfield(L, -2, "arch");
-    }
-    lsimt_set_overrides(L);
+
+/* --stats (checked writable before the run) and --trace: 0, or the exit
+ * status after a message (L is closed then). */
+static int open_records(lua_State *L, const cli_opts_t *o, trace_t **trace)
+{
+    simt_err_t err;
+    *trace = NULL;
     if (o->stats) {
         /* an unwritable --stats file is bad usage, found before the run */
         FILE *f = fopen(o->stats, "ab");
@@ -344,19 +339,26 @@ int cli_run_script(const char *script, int nargs, char **args, const cli_opts_t 
             }
         }
         simt_err_clear(&err);
-        trace = trace_open(o->trace, &err);
-        if (!trace) {
+        *trace = trace_open(o->trace, &err);
+        if (!*trace) {
             sandbox_close(L);
             fprintf(stderr, "simtlab: --trace: %s\n", err.msg);
             return 1;
         }
-        lsimt_set_trace(L, trace, (uint64_t)every);
+        lsimt_set_trace(L, *trace, (uint64_t)every);
     } else if (o->trace_every) {
         sandbox_close(L);
         return cli_usage_error("%s", "--trace-every needs --trace FILE.json");
     }
+    return 0;
+}
+
+/* Run the script with its arguments (as `arg` and as ...): its exit
+ * status, after printing its error. */
+static int run_chunk(lua_State *L, const char *script, int nargs, char **args)
+{
+    int i, status, rc = 0;
     if (!lua_checkstack(L, nargs + 8)) {
-        sandbox_close(L);
         fprintf(stderr, "simtlab: too many script arguments (%d)\n", nargs);
         return 2;
     }
@@ -394,6 +396,44 @@ int cli_run_script(const char *script, int nargs, char **args, const cli_opts_t 
             rc = 1;
         }
     }
+    return rc;
+}
+
+int cli_run_script(const char *script, int nargs, char **args, const cli_opts_t *o)
+{
+    lua_State *L = cli_new_state(script, o->unsafe, o);
+    trace_t *trace = NULL;
+    simt_err_t err;
+    int rc;
+    if (!L)
+        return 1;
+    if (cli_push_sets(L, o) != 0) {
+        sandbox_close(L);
+        return 2;
+    }
+    lstage_set_lang(L, o->lang ? o->lang : lstage_lang_from_env());
+#ifdef SIMT_HAVE_STAGE
+    stage_t *stage;
+    const char *default_png;
+    if ((rc = open_stage(L, script, o, &stage, &default_png)) != 0)
+        return rc;
+#else
+    if (o->stage && !o->headless)
+        fprintf(stderr, "simtlab: built without SDL2: no window, text only\n");
+#endif
+    if (o->arch) {
+        lua_pushstring(L, o->arch);
+        lua_setfield(L, -2, "arch");
+    }
+    lsimt_set_overrides(L);
+    if ((rc = open_records(L, o, &trace)) != 0) {
+#ifdef SIMT_HAVE_STAGE
+        if (stage)
+            stage_close(stage, &err);
+#endif
+        return rc;
+    }
+    rc = run_chunk(L, script, nargs, args);
     /* the launches made before a failure are still worth keeping */
     if (o->stats && write_stats(L, o) != 0)
         rc = 1;
