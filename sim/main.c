@@ -204,6 +204,57 @@ uint64_t cli_parse_count(const char *s, double lo, double hi)
     return (uint64_t)v;
 }
 
+/* The options' values that must be numbers, file names or words of a
+ * kind: 0, or -1 after a usage message naming the option. */
+static int check_values(const cli_opts_t *o)
+{
+    if (o->time_limit) {
+        char *end = NULL;
+        double t = strtod(o->time_limit, &end);
+        if (!end || *end || !(t > 0) || t > 1e6) {
+            cli_usage_error("--time-limit needs a number of seconds (0 < s <= 1e6), got '%s'", o->time_limit);
+            return -1;
+        }
+    }
+    if (o->max_instructions && cli_parse_count(o->max_instructions, 1, 1e15) == 0) {
+        cli_usage_error("--max-instructions needs a whole number from 1 to 1e15, got '%s'", o->max_instructions);
+        return -1;
+    }
+    if (o->max_memory && cli_parse_count(o->max_memory, 1, 1 << 24) == 0) {
+        cli_usage_error("--max-memory needs a whole number of MB from 1 to 16777216, got '%s'", o->max_memory);
+        return -1;
+    }
+    if (o->stats && !cli_ends_with(o->stats, ".csv") && !cli_ends_with(o->stats, ".json")) {
+        cli_usage_error("--stats needs a file name ending in .csv or .json, got '%s'", o->stats);
+        return -1;
+    }
+    if (o->lang && strcmp(o->lang, "en") != 0 && strcmp(o->lang, "zh") != 0) {
+        cli_usage_error("--lang is en or zh, got '%s'", o->lang);
+        return -1;
+    }
+    if (o->screenshot && !cli_ends_with(o->screenshot, ".png")) {
+        cli_usage_error("--screenshot needs a file name ending in .png, got '%s'", o->screenshot);
+        return -1;
+    }
+    if (o->every && (atoi(o->every) < 1 || strspn(o->every, "0123456789") != strlen(o->every))) {
+        cli_usage_error("--every needs a whole number >= 1, got '%s'", o->every);
+        return -1;
+    }
+    if (o->auto_s) {
+        char *end = NULL;
+        double t = strtod(o->auto_s, &end);
+        if (!end || *end || !(t >= 1) || t > 3600) {
+            cli_usage_error("--auto needs a number of seconds from 1 to 3600, got '%s'", o->auto_s);
+            return -1;
+        }
+    }
+    if (o->every && !o->frames) {
+        cli_usage_error("%s", "--every needs --frames DIR");
+        return -1;
+    }
+    return 0;
+}
+
 /* Parse options from argv[i]: for `run` up to the first argument that is
  * not an option (returned: the script's index), for `sweep` all of them
  * (returned: argc). Prints the problem and returns -1 on bad usage. */
@@ -294,51 +345,7 @@ int cli_parse_opts(int argc, char **argv, int i, int sweep, int stage, cli_opts_
         cli_usage_error("unexpected argument '%s' for 'sweep'", argv[i]);
         return -1;
     }
-    if (o->time_limit) {
-        char *end = NULL;
-        double t = strtod(o->time_limit, &end);
-        if (!end || *end || !(t > 0) || t > 1e6) {
-            cli_usage_error("--time-limit needs a number of seconds (0 < s <= 1e6), got '%s'", o->time_limit);
-            return -1;
-        }
-    }
-    if (o->max_instructions && cli_parse_count(o->max_instructions, 1, 1e15) == 0) {
-        cli_usage_error("--max-instructions needs a whole number from 1 to 1e15, got '%s'", o->max_instructions);
-        return -1;
-    }
-    if (o->max_memory && cli_parse_count(o->max_memory, 1, 1 << 24) == 0) {
-        cli_usage_error("--max-memory needs a whole number of MB from 1 to 16777216, got '%s'", o->max_memory);
-        return -1;
-    }
-    if (o->stats && !cli_ends_with(o->stats, ".csv") && !cli_ends_with(o->stats, ".json")) {
-        cli_usage_error("--stats needs a file name ending in .csv or .json, got '%s'", o->stats);
-        return -1;
-    }
-    if (o->lang && strcmp(o->lang, "en") != 0 && strcmp(o->lang, "zh") != 0) {
-        cli_usage_error("--lang is en or zh, got '%s'", o->lang);
-        return -1;
-    }
-    if (o->screenshot && !cli_ends_with(o->screenshot, ".png")) {
-        cli_usage_error("--screenshot needs a file name ending in .png, got '%s'", o->screenshot);
-        return -1;
-    }
-    if (o->every && (atoi(o->every) < 1 || strspn(o->every, "0123456789") != strlen(o->every))) {
-        cli_usage_error("--every needs a whole number >= 1, got '%s'", o->every);
-        return -1;
-    }
-    if (o->auto_s) {
-        char *end = NULL;
-        double t = strtod(o->auto_s, &end);
-        if (!end || *end || !(t >= 1) || t > 3600) {
-            cli_usage_error("--auto needs a number of seconds from 1 to 3600, got '%s'", o->auto_s);
-            return -1;
-        }
-    }
-    if (o->every && !o->frames) {
-        cli_usage_error("%s", "--every needs --frames DIR");
-        return -1;
-    }
-    return i;
+    return check_values(o) == 0 ? i : -1;
 }
 
 /* Move the options among argv[from..] (--flag, or --opt VALUE) before the
