@@ -161,6 +161,52 @@ static const char *topo_name(node_topo_t t)
     return "?";
 }
 
+/* The list of GPUs on top of the stack (gpus = {g1, g2, ...}): 1 to
+ * NODE_MAX_GPUS live GPUs, none twice; returns how many. */
+static lua_Integer check_gpu_list(lua_State *L)
+{
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n < 1 || n > NODE_MAX_GPUS)
+        return lutil_error(L, "simt.node: gpus must list 1..%d GPUs", NODE_MAX_GPUS);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        lgpu_t *G = (lgpu_t *)luaL_testudata(L, -1, LGPU_MT);
+        if (!G || !G->g)
+            return lutil_error(L, "simt.node: gpus[%d] is not a GPU (simt.gpu{...})", (int)i);
+        for (lua_Integer k = 1; k < i; k++) {
+            lua_rawgeti(L, -2, k);
+            if (lua_rawequal(L, -1, -2))
+                return lutil_error(L, "simt.node: gpus[%d] is gpus[%d] again", (int)i, (int)k);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    return n;
+}
+
+/* The node's own keys of simt.node's table (argument 1): scale (kept in
+ * *scale), link (its name into link) and record (returned, 0 or 1). */
+static int node_options(lua_State *L, double *scale, char *link, size_t nlink)
+{
+    int record = 0;
+    if (lua_getfield(L, 1, "record") != LUA_TNIL)
+        record = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "scale") != LUA_TNIL) {
+        *scale = lua_tonumber(L, -1);
+        if (!lua_isnumber(L, -1) || !(*scale > 0 && *scale <= 1))
+            return lutil_error(L, "simt.node: scale must be a number in (0, 1]");
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, 1, "link") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) >= nlink)
+            return lutil_error(L, "simt.node: link must be one of: %s", node_link_names());
+        snprintf(link, nlink, "%s", lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+    return record;
+}
+
 /* simt.node{gpus = N, link = NAME, arch = ..., GPU fields ...} */
 static int l_node(lua_State *L)
 {
@@ -172,22 +218,7 @@ static int l_node(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     if (lua_getfield(L, 1, "gpus") == LUA_TTABLE) {
         given = 1;
-        n = (lua_Integer)lua_rawlen(L, -1);
-        if (n < 1 || n > NODE_MAX_GPUS)
-            return lutil_error(L, "simt.node: gpus must list 1..%d GPUs", NODE_MAX_GPUS);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, i);
-            lgpu_t *G = (lgpu_t *)luaL_testudata(L, -1, LGPU_MT);
-            if (!G || !G->g)
-                return lutil_error(L, "simt.node: gpus[%d] is not a GPU (simt.gpu{...})", (int)i);
-            for (lua_Integer k = 1; k < i; k++) {
-                lua_rawgeti(L, -2, k);
-                if (lua_rawequal(L, -1, -2))
-                    return lutil_error(L, "simt.node: gpus[%d] is gpus[%d] again", (int)i, (int)k);
-                lua_pop(L, 1);
-            }
-            lua_pop(L, 1);
-        }
+        n = check_gpu_list(L);
     } else if (!lua_isnil(L, -1)) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > NODE_MAX_GPUS)
             return lutil_error(L, "simt.node: gpus must be an integer 1..%d or a table of GPUs",
@@ -195,22 +226,7 @@ static int l_node(lua_State *L)
         n = lua_tointeger(L, -1);
     }
     int list = lua_gettop(L);   /* the gpus value read once (checked above), kept */
-    int record = 0;
-    if (lua_getfield(L, 1, "record") != LUA_TNIL)
-        record = lua_toboolean(L, -1);
-    lua_pop(L, 1);
-    if (lua_getfield(L, 1, "scale") != LUA_TNIL) {
-        scale = lua_tonumber(L, -1);
-        if (!lua_isnumber(L, -1) || !(scale > 0 && scale <= 1))
-            return lutil_error(L, "simt.node: scale must be a number in (0, 1]");
-    }
-    lua_pop(L, 1);
-    if (lua_getfield(L, 1, "link") != LUA_TNIL) {
-        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) >= sizeof link)
-            return lutil_error(L, "simt.node: link must be one of: %s", node_link_names());
-        snprintf(link, sizeof link, "%s", lua_tostring(L, -1));
-    }
-    lua_pop(L, 1);
+    int record = node_options(L, &scale, link, sizeof link);
     /* the GPU's table: every other key, copied (raw) */
     lua_newtable(L);
     int spec = lua_gettop(L);

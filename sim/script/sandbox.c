@@ -728,6 +728,8 @@ static void sandbox_free(sandbox_t *s)
     free(s);
 }
 
+/* Long (112 lines) on purpose: the whole list of what a sandboxed state
+ * gets, library by library, read top to bottom in one place. */
 int sandbox_open(lua_State *L, const sandbox_opts_t *o)
 {
     sandbox_t *s = calloc(1, sizeof *s);
