@@ -6,6 +6,7 @@
 local W = require("workloads")
 
 
+local ROOF_TITLE = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" }
 return {
   meta = {
     number = 8,
@@ -59,7 +60,7 @@ return {
           .. "每个核函数跑完，图上就出现它的点。",
       }
       local chart = L.chart{ name = "08_roofline", live = true,
-                             title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
+                             title = ROOF_TITLE,
                              roofline = { peak_gflops = peak, peak_gbs = bw, points = {} } }
       local function add(name, r)
         local gflops = r.flops / r.time_us / 1000
@@ -74,7 +75,7 @@ return {
       chart:done{ en = string.format("Left of the ridge (%.1f FLOP/byte) the DRAM roof limits a kernel, right of it "
                                      .. "the arithmetic does.", ridge),
                   zh = string.format("屋脊点（每字节 %.1f 次运算）左边，限制核函数的是显存屋顶；右边，是算力。", ridge) }
-      L.pts, L.ridge = pts, ridge
+      L.pts, L.ridge, L.roof = pts, ridge, { peak_gflops = peak, peak_gbs = bw }
       local v, mm, fm = pts[1], pts[3], pts[4]
       L.say{
         en = string.format("The ridge is at %.1f FLOP/byte. vecadd (2^20 elements) does %.3f FLOP per byte; its roof is %.0f GFLOP/s and it reached %.0f: memory-bound, more "
@@ -106,12 +107,16 @@ return {
     end,
     function(L)
       L.say{
-        en = "Every kernel of lessons 1-7 is a point on this roofline (the chart, and the table printed with it). To move a point up, first ask which "
+        en = "Every kernel of lessons 1-7 can be put on this roofline: count its arithmetic and the bytes it moves from DRAM. To move a point up, first ask which "
           .. "roof is above it: left of the ridge, move fewer bytes (coalescing, tiling, smaller number formats); "
           .. "right of it, do the arithmetic faster (Tensor Cores and smaller formats, part two of the course).",
-        zh = "第 1 到 7 课的每个核函数都是这条屋顶线上的一个点（见屋顶线图和随图打印的表）。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
+        zh = "第 1 到 7 课的每个核函数都能放到这条屋顶线上：数一数它的运算次数和它从显存搬的字节数。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
           .. "就少搬字节（合并访存、分块、更小的数字格式）；在右边，就让计算更快（张量核心和更小的数字格式，课程的第二部分）。",
       }
+      if L.pts and L.roof then   -- step 2's four points stay on the stage while these words are read
+        L.chart{ title = ROOF_TITLE,
+                 roofline = { peak_gflops = L.roof.peak_gflops, peak_gbs = L.roof.peak_gbs, points = L.pts } }
+      end
     end,
   },
 }
