@@ -95,7 +95,7 @@ return {
           .. "The fix is one unused word per row: declare the tile 32 x 33. Exercise 7 "
           .. "(lessons/exercises/07_bank_conflicts.s): pad the shared array of a transpose.",
         zh = "在哪里会遇到：按列读一个 32 x 32 的小块（矩阵转置、矩阵乘法里 B 的小块）。解决办法是每行多留一个不用的字："
-          .. "把小块声明成 32 x 33。练习 7（lessons/exercises/07_bank_conflicts.s）：给一个转置内核的共享数组补齐。",
+          .. "把小块声明成 32 x 33。练习 7（lessons/exercises/07_bank_conflicts.s）：给一个转置核函数的共享数组补齐。",
       }
     end,
   },

@@ -12,7 +12,7 @@ return {
     number = 8,
     title = { en = "The roofline", zh = "屋顶线模型与内存墙" },
     concept = { en = "FLOP per byte of DRAM traffic decides whether memory or arithmetic limits a kernel; the ridge point divides the two.",
-                zh = "每从显存搬一个字节做多少次浮点运算（计算强度），决定了内核受内存还是受算力限制；屋脊点把两者分开。" },
+                zh = "每从显存搬一个字节做多少次浮点运算（计算强度），决定了核函数受内存还是受算力限制；屋脊点把两者分开。" },
     minutes = 15,
     knobs = {
       { name = "n", range = { 32, 256 }, default = 128, en = "matrix size for the matrix multiplies", zh = "矩阵乘法的矩阵大小" },
@@ -32,13 +32,15 @@ return {
           .. "over several GPUs or squeezed into smaller number formats, however fast the arithmetic.", peak / 1000, d.sms,
           d.fp32_lanes_per_sm, d.clock_mhz / 1000, L.commas(d.dram_gbps), peak / d.dram_gbps, 989400 / d.dram_gbps),
         zh = string.format("H200 模型：FP32 算力 %.1f TFLOP/s（%d 个 SM x %d 条通道 x 2 x %.2f GHz），显存带宽 %s GB/s。"
-          .. "两者相除：一个内核每从显存搬一个字节，要做 %.1f 次浮点运算，瓶颈才从内存变成算力（屋脊点）。"
+          .. "两者相除：一个核函数每从显存搬一个字节，要做 %.1f 次浮点运算，瓶颈才从内存变成算力（屋脊点）。"
           .. "用 BF16 张量核心（标称稠密 989 TFLOP/s）时，屋脊点在每字节 %.0f 次运算：这就是文章里说的“内存墙”。"
           .. "文章里的内存墙还有另一面，显存容量：模型的权重放不进 GPU 的 141 GB 显存，算得再快也只能拆到几块 GPU 上，"
           .. "或者量化成更小的数字格式。",
           peak / 1000, d.sms, d.fp32_lanes_per_sm, d.clock_mhz / 1000, L.commas(d.dram_gbps), peak / d.dram_gbps,
           989400 / d.dram_gbps),
       }
+      -- the two roofs and their ridge before any kernel runs: the picture these numbers describe
+      L.chart{ title = ROOF_TITLE, roofline = { peak_gflops = peak, peak_gbs = d.dram_gbps, points = {} } }
       L.expect(math.abs(989400 / d.dram_gbps - 206) < 2, {
         en = "the BF16 ridge is ~206 FLOP/byte (reference: dense BF16 989.4 TF over 4.8 TB/s)",
         zh = "BF16 的屋脊点约为每字节 206 次运算（参考：稠密 BF16 989.4 TF 除以 4.8 TB/s）" })
