@@ -93,7 +93,7 @@ return {
                columns = { { en = "stride S", zh = "步长 S" }, { en = "sectors per request", zh = "每次请求的扇区" },
                            { en = "bytes used", zh = "有用的字节" }, { en = "time", zh = "时间" },
                            { en = "DRAM bytes", zh = "显存字节" } },
-               rows = rows,
+               rows = rows, alone = true,   -- no run in this step: the table takes the whole body
                note = { en = "Same useful data, every row: only the pattern of the addresses changed.",
                         zh = "每一行有用的数据都一样：变的只是地址的排列方式。" } }
       L.say{
