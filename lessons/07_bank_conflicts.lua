@@ -32,6 +32,22 @@ return {
           .. "micro_bank：每个 warp 的第 l 条通道反复读第 l x S 个字。S = 1 时 32 条通道落在 32 个不同的 bank 上：一轮就够。"
           .. "S = 2 时，通道 0 和通道 16 都落在 bank 0 上……我们在 H200 的一个 SM 上用 32 个 warp 跑 S = 1、2、4、8、16、32 和 33。",
       }
+      -- those words as a table: the banks lanes 0-3 hit, and how many of the 32 lanes share the busiest bank
+      local rows = {}
+      for _, S in ipairs({ 1, 2, 8, 32, 33 }) do
+        local per_bank, most = {}, 0
+        for l = 0, 31 do
+          local b = (l * S) % 32
+          per_bank[b] = (per_bank[b] or 0) + 1
+          most = math.max(most, per_bank[b])
+        end
+        rows[#rows + 1] = { S, string.format("%d, %d, %d, %d ...", 0, S % 32, (2 * S) % 32, (3 * S) % 32), most }
+      end
+      L.table{ title = { en = "One warp: lane l reads word l x S, in bank (l x S) mod 32",
+                         zh = "一个 warp：第 l 条通道读第 l x S 个字，它在第 (l x S) mod 32 个 bank" },
+               columns = { { en = "stride S", zh = "步长 S" }, { en = "banks of lanes 0, 1, 2, 3", zh = "通道 0、1、2、3 的 bank" },
+                           { en = "lanes on the busiest bank (passes)", zh = "最忙的 bank 上的通道数（轮数）" } },
+               rows = rows, alone = true }
     end,
     function(L)
       L.say{
