@@ -21,11 +21,26 @@ return {
       L.say{
         en = "copy_strided copies n floats: thread i reads in[i x S] and writes out[i]. With S = 1 a warp reads 32 "
           .. "floats side by side, 128 bytes. With a larger S the same 32 useful floats lie far apart. Memory "
-          .. "(L1, L2, DRAM) always moves whole 32-byte sectors, so count the sectors each warp request needs.",
+          .. "(L1, L2, DRAM) always moves whole 32-byte sectors, so count the sectors each warp request needs (the table counts them for a few strides).",
         zh = "copy_strided 复制 n 个浮点数：线程 i 读 in[i x S]，写 out[i]。S = 1 时一个 warp 读的是并排的 32 个数，"
           .. "共 128 字节。S 变大时，同样 32 个有用的数就分散得很开。内存（L1、L2、显存）每次都搬运完整的 32 字节扇区，"
-          .. "所以要数一数每个 warp 的一次请求需要多少个扇区。",
+          .. "所以要数一数每个 warp 的一次请求需要多少个扇区（表里替几个步长数好了）。",
       }
+      -- the counting those words ask for, done by the lesson: lane l reads byte 4 x l x S; sector = byte // 32
+      local rows = {}
+      for _, S in ipairs({ 1, 2, 8, 32 }) do
+        local seen, sectors = {}, 0
+        for l = 0, 31 do
+          local sec = (4 * l * S) // 32
+          if not seen[sec] then seen[sec], sectors = true, sectors + 1 end
+        end
+        rows[#rows + 1] = { S, string.format("%d, %d, %d ...", 0, 4 * S, 8 * S), 4 * 31 * S + 4, sectors }
+      end
+      L.table{ title = { en = "One warp request: the bytes its 32 lanes read, counted in 32-byte sectors",
+                         zh = "一次 warp 请求：32 条通道读的字节，按 32 字节扇区计数" },
+               columns = { { en = "stride S", zh = "步长 S" }, { en = "lanes 0, 1, 2 read byte", zh = "通道 0、1、2 读的字节" },
+                           { en = "bytes spanned", zh = "跨越的字节数" }, { en = "sectors", zh = "扇区数" } },
+               rows = rows, alone = true }
     end,
     function(L)
       L.say{
@@ -93,7 +108,7 @@ return {
                columns = { { en = "stride S", zh = "步长 S" }, { en = "sectors per request", zh = "每次请求的扇区" },
                            { en = "bytes used", zh = "有用的字节" }, { en = "time", zh = "时间" },
                            { en = "DRAM bytes", zh = "显存字节" } },
-               rows = rows,
+               rows = rows, alone = true,   -- no run in this step: the table takes the whole body
                note = { en = "Same useful data, every row: only the pattern of the addresses changed.",
                         zh = "每一行有用的数据都一样：变的只是地址的排列方式。" } }
       L.say{

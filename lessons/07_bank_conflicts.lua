@@ -32,6 +32,22 @@ return {
           .. "micro_bank：每个 warp 的第 l 条通道反复读第 l x S 个字。S = 1 时 32 条通道落在 32 个不同的 bank 上：一轮就够。"
           .. "S = 2 时，通道 0 和通道 16 都落在 bank 0 上……我们在 H200 的一个 SM 上用 32 个 warp 跑 S = 1、2、4、8、16、32 和 33。",
       }
+      -- those words as a table: the banks lanes 0-3 hit, and how many of the 32 lanes share the busiest bank
+      local rows = {}
+      for _, S in ipairs({ 1, 2, 8, 32, 33 }) do
+        local per_bank, most = {}, 0
+        for l = 0, 31 do
+          local b = (l * S) % 32
+          per_bank[b] = (per_bank[b] or 0) + 1
+          most = math.max(most, per_bank[b])
+        end
+        rows[#rows + 1] = { S, string.format("%d, %d, %d, %d ...", 0, S % 32, (2 * S) % 32, (3 * S) % 32), most }
+      end
+      L.table{ title = { en = "One warp: lane l reads word l x S, in bank (l x S) mod 32",
+                         zh = "一个 warp：第 l 条通道读第 l x S 个字，它在第 (l x S) mod 32 个 bank" },
+               columns = { { en = "stride S", zh = "步长 S" }, { en = "banks of lanes 0, 1, 2, 3", zh = "通道 0、1、2、3 的 bank" },
+                           { en = "lanes on the busiest bank (passes)", zh = "最忙的 bank 上的通道数（轮数）" } },
+               rows = rows, alone = true }
     end,
     function(L)
       L.say{
@@ -93,10 +109,23 @@ return {
       L.say{
         en = "Where this bites: a 32 x 32 tile read down a column (a transpose, the B tile of a matrix multiply). "
           .. "The fix is one unused word per row: declare the tile 32 x 33. Exercise 7 "
-          .. "(lessons/exercises/07_bank_conflicts.s): pad the shared array of a transpose.",
+          .. "(lessons/exercises/07_bank_conflicts.s): pad the shared array of a transpose. The table: with 32 words a row, "
+          .. "every row of column 0 is in bank 0 (32 passes); with 33, row r is in bank r (one pass).",
         zh = "在哪里会遇到：按列读一个 32 x 32 的小块（矩阵转置、矩阵乘法里 B 的小块）。解决办法是每行多留一个不用的字："
-          .. "把小块声明成 32 x 33。练习 7（lessons/exercises/07_bank_conflicts.s）：给一个转置内核的共享数组补齐。",
+          .. "把小块声明成 32 x 33。练习 7（lessons/exercises/07_bank_conflicts.s）：给一个转置核函数的共享数组补齐。"
+          .. "看表：每行 32 个字时，第 0 列的每一行都在 bank 0（要 32 轮）；每行 33 个字时，第 r 行在 bank r（一轮就够）。",
       }
+      -- the picture of those words: where column 0 of the tile lives, row by row (word = row x width, bank = word mod 32)
+      local rows = {}
+      for _, r in ipairs({ 0, 1, 2, 3, 31 }) do
+        rows[#rows + 1] = { r, r * 32, (r * 32) % 32, r * 33, (r * 33) % 32 }
+      end
+      L.table{ title = { en = "Reading column 0 of a 32-row tile: which bank each row's word is in",
+                         zh = "读一个 32 行小块的第 0 列：每一行的那个字在哪个 bank" },
+               columns = { { en = "row", zh = "行" }, { en = "32 wide: word", zh = "每行 32 字：第几个字" },
+                           { en = "bank", zh = "bank" }, { en = "33 wide: word", zh = "每行 33 字：第几个字" },
+                           { en = "bank", zh = "bank" } },
+               rows = rows, alone = true }
     end,
   },
 }

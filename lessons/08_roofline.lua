@@ -6,12 +6,13 @@
 local W = require("workloads")
 
 
+local ROOF_TITLE = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" }
 return {
   meta = {
     number = 8,
     title = { en = "The roofline", zh = "屋顶线模型与内存墙" },
     concept = { en = "FLOP per byte of DRAM traffic decides whether memory or arithmetic limits a kernel; the ridge point divides the two.",
-                zh = "每从显存搬一个字节做多少次浮点运算（计算强度），决定了内核受内存还是受算力限制；屋脊点把两者分开。" },
+                zh = "每从显存搬一个字节做多少次浮点运算（计算强度），决定了核函数受内存还是受算力限制；屋脊点把两者分开。" },
     minutes = 15,
     knobs = {
       { name = "n", range = { 32, 256 }, default = 128, en = "matrix size for the matrix multiplies", zh = "矩阵乘法的矩阵大小" },
@@ -31,13 +32,15 @@ return {
           .. "over several GPUs or squeezed into smaller number formats, however fast the arithmetic.", peak / 1000, d.sms,
           d.fp32_lanes_per_sm, d.clock_mhz / 1000, L.commas(d.dram_gbps), peak / d.dram_gbps, 989400 / d.dram_gbps),
         zh = string.format("H200 模型：FP32 算力 %.1f TFLOP/s（%d 个 SM x %d 条通道 x 2 x %.2f GHz），显存带宽 %s GB/s。"
-          .. "两者相除：一个内核每从显存搬一个字节，要做 %.1f 次浮点运算，瓶颈才从内存变成算力（屋脊点）。"
+          .. "两者相除：一个核函数每从显存搬一个字节，要做 %.1f 次浮点运算，瓶颈才从内存变成算力（屋脊点）。"
           .. "用 BF16 张量核心（标称稠密 989 TFLOP/s）时，屋脊点在每字节 %.0f 次运算：这就是文章里说的“内存墙”。"
           .. "文章里的内存墙还有另一面，显存容量：模型的权重放不进 GPU 的 141 GB 显存，算得再快也只能拆到几块 GPU 上，"
           .. "或者量化成更小的数字格式。",
           peak / 1000, d.sms, d.fp32_lanes_per_sm, d.clock_mhz / 1000, L.commas(d.dram_gbps), peak / d.dram_gbps,
           989400 / d.dram_gbps),
       }
+      -- the two roofs and their ridge before any kernel runs: the picture these numbers describe
+      L.chart{ title = ROOF_TITLE, roofline = { peak_gflops = peak, peak_gbs = d.dram_gbps, points = {} } }
       L.expect(math.abs(989400 / d.dram_gbps - 206) < 2, {
         en = "the BF16 ridge is ~206 FLOP/byte (reference: dense BF16 989.4 TF over 4.8 TB/s)",
         zh = "BF16 的屋脊点约为每字节 206 次运算（参考：稠密 BF16 989.4 TF 除以 4.8 TB/s）" })
@@ -59,7 +62,7 @@ return {
           .. "每个核函数跑完，图上就出现它的点。",
       }
       local chart = L.chart{ name = "08_roofline", live = true,
-                             title = { en = "roofline of the H200 model (FP32)", zh = "H200 模型的屋顶线（FP32）" },
+                             title = ROOF_TITLE,
                              roofline = { peak_gflops = peak, peak_gbs = bw, points = {} } }
       local function add(name, r)
         local gflops = r.flops / r.time_us / 1000
@@ -74,7 +77,7 @@ return {
       chart:done{ en = string.format("Left of the ridge (%.1f FLOP/byte) the DRAM roof limits a kernel, right of it "
                                      .. "the arithmetic does.", ridge),
                   zh = string.format("屋脊点（每字节 %.1f 次运算）左边，限制核函数的是显存屋顶；右边，是算力。", ridge) }
-      L.pts, L.ridge = pts, ridge
+      L.pts, L.ridge, L.roof = pts, ridge, { peak_gflops = peak, peak_gbs = bw }
       local v, mm, fm = pts[1], pts[3], pts[4]
       L.say{
         en = string.format("The ridge is at %.1f FLOP/byte. vecadd (2^20 elements) does %.3f FLOP per byte; its roof is %.0f GFLOP/s and it reached %.0f: memory-bound, more "
@@ -106,12 +109,16 @@ return {
     end,
     function(L)
       L.say{
-        en = "Every kernel of lessons 1-7 is a point on this roofline (the chart, and the table printed with it). To move a point up, first ask which "
+        en = "Every kernel of lessons 1-7 can be put on this roofline: count its arithmetic and the bytes it moves from DRAM. To move a point up, first ask which "
           .. "roof is above it: left of the ridge, move fewer bytes (coalescing, tiling, smaller number formats); "
           .. "right of it, do the arithmetic faster (Tensor Cores and smaller formats, part two of the course).",
-        zh = "第 1 到 7 课的每个核函数都是这条屋顶线上的一个点（见屋顶线图和随图打印的表）。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
+        zh = "第 1 到 7 课的每个核函数都能放到这条屋顶线上：数一数它的运算次数和它从显存搬的字节数。想让一个点往上走，先看它头顶是哪一片屋顶：在屋脊点左边，"
           .. "就少搬字节（合并访存、分块、更小的数字格式）；在右边，就让计算更快（张量核心和更小的数字格式，课程的第二部分）。",
       }
+      if L.pts and L.roof then   -- step 2's four points stay on the stage while these words are read
+        L.chart{ title = ROOF_TITLE,
+                 roofline = { peak_gflops = L.roof.peak_gflops, peak_gbs = L.roof.peak_gbs, points = L.pts } }
+      end
     end,
   },
 }

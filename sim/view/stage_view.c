@@ -581,8 +581,8 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     else
     {
         char n1[32];
-        snprintf(line, sizeof line, tr(c, "GPU · %u SMs · %s FP32 lanes", "GPU · %u 个 SM · %s 条 FP32 通道"),
-                 L->gdesc->sms, commas((uint64_t)L->gdesc->sms * L->gdesc->fp32_lanes_per_sm, n1, sizeof n1));
+        snprintf(line, sizeof line, tr(c, "GPU · %u SM%s · %s FP32 lanes", "GPU · %u 个 SM%s · %s 条 FP32 通道"),
+                 L->gdesc->sms, tr(c, L->gdesc->sms == 1 ? "" : "s", ""), commas((uint64_t)L->gdesc->sms * L->gdesc->fp32_lanes_per_sm, n1, sizeof n1));
     }
     txt_fit(c, line, px + nw + S(c, 12), py + S(c, 3), inner - nw - S(c, 12), BODY, TEXT_SANS, c->th.muted);
     py += text_height(c->t, S(c, HEAD)) + S(c, 2);
@@ -1365,8 +1365,8 @@ static void draw_lesson(ctx_t *c, int x, int y, int w, int h)
             g = &m->lane[i];
     if (g) {
         char knobs[200];
-        snprintf(knobs, sizeof knobs, tr(c, "%s: %u SMs · DRAM %.0f GB/s · %.0f MHz", "%s：%u 个 SM · 显存 %.0f GB/s · %.0f MHz"),
-                 g->gdesc->name, g->gdesc->sms, g->gdesc->dram_gbps, g->gdesc->clock_mhz);
+        snprintf(knobs, sizeof knobs, tr(c, "%s: %u SM%s · DRAM %.0f GB/s · %.0f MHz", "%s：%u 个 SM%s · 显存 %.0f GB/s · %.0f MHz"),
+                 g->gdesc->name, g->gdesc->sms, tr(c, g->gdesc->sms == 1 ? "" : "s", ""), g->gdesc->dram_gbps, g->gdesc->clock_mhz);
         int room = iw, kyy = ky - text_height(c->t, S(c, SMALL)) - S(c, 2);
         (void)kw;
         {
