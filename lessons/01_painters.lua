@@ -60,7 +60,7 @@ return {
           L.commas(n * n * n), L.commas(n * n), t.sms),
         zh = string.format("常见的文章说：“GPU 有成千上万个核心同时做同样的计算，CPU 只能一件一件地做，所以 GPU 做矩阵运算比 "
           .. "CPU 快 20 到 50 倍。”我们来验证一下。两边计算同样的两个 %d x %d 矩阵相乘（%s 次乘加）。左边：一个 CPU 核心"
-          .. "把内核的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU（SM，流多处理器，是 GPU 里的一个处理器，"
+          .. "把核函数的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU（SM，流多处理器，是 GPU 里的一个处理器，"
           .. "以 32 个线程为一组，同时运行很多线程）。这两个矩阵特意选得"
           .. "让乘积是一幅画：看谁画得快。", n, n,
           L.commas(n * n * n), L.commas(n * n), t.sms),
@@ -107,8 +107,8 @@ return {
           .. "%s. Against ONE simple core the GPU wins by hundreds of times or more, not 20-50: the article's "
           .. "figure must be comparing with something else.", rg.sms or h200.desc.sms, L.fmt_us(rg.time_us),
           L.fmt_us(rc.time_us), L.fmt_x(x), launch, L.fmt_x(xl)),
-        zh = string.format("同样的比赛，对手换成 H200 模型（%d 个 SM）。内核时间 %s，CPU 核心 %s：快 %s；"
-          .. "再算上主机启动一个内核的 %.1f 微秒（真实 H200 上实测 3.2 微秒），快 %s。和“一个”简单的 CPU 核心比，"
+        zh = string.format("同样的比赛，对手换成 H200 模型（%d 个 SM）。核函数用时 %s，CPU 核心 %s：快 %s；"
+          .. "再算上主机启动一个核函数的 %.1f 微秒（真实 H200 上实测 3.2 微秒），快 %s。和“一个”简单的 CPU 核心比，"
           .. "GPU 快的是几百倍甚至更多，而不是 20 到 50 倍：文章里的数字一定是在和别的东西比。",
           rg.sms or h200.desc.sms, L.fmt_us(rg.time_us), L.fmt_us(rc.time_us), L.fmt_x(x, "zh"), launch, L.fmt_x(xl, "zh")),
       }
@@ -143,7 +143,7 @@ return {
           .. "the GPU's peak than a library does.", sd.cores, sd.simd_width, sd.vendor_name, n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.speedup), cpu_peak, gpu_peak, gpu_peak / cpu_peak, L.fmt_x(c.speedup)),
         zh = string.format("公平一点的比赛：一整颗服务器 CPU（cpu-server：%d 个核心、%d 路 SIMD，模拟 %s）对 H200，"
-          .. "两边都用这里最快的内核（matmul_reg64，n = %d，含启动开销）：%s 对 %s，GPU 快 %s，比对一个核心时小得多。"
+          .. "两边都用这里最快的核函数（matmul_reg64，n = %d，含启动开销）：%s 对 %s，GPU 快 %s，比对一个核心时小得多。"
           .. "真实硬件上用成熟的库、算大矩阵（实测）：H200 的 FP32 矩阵乘法 50.6 TFLOP/s，16 核 Xeon 的 BLAS 1,229 GFLOP/s："
           .. "相差 41 倍；一个 Xeon 核心跑朴素的三重循环只有 1.48 GFLOP/s：相差约 34,000 倍。我们模拟的服务器 CPU 更大，"
           .. "是 64 核的 EPYC：按规格它的 FP32 峰值是 %.1f TFLOP/s，H200 是 %.0f，只差 %.0f 倍。所以“快 20 到 50 倍”"
@@ -173,7 +173,7 @@ return {
           .. "Small problems stay on the CPU; a GPU pays off when there is enough work to fill it.", m,
           L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.kernel_us), c.gpu.launch_us, L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.gpu.time_us / c.cpu.time_us)),
-        zh = string.format("再来一个很小的任务：两个 %d 个数的向量相加。一个 CPU 核心：%s。H200：内核本身只要 %s，"
+        zh = string.format("再来一个很小的任务：两个 %d 个数的向量相加。一个 CPU 核心：%s。H200：核函数本身只要 %s，"
           .. "但主机先要花 %.1f 微秒启动它，总共 %s：CPU 反而快 %s。小问题留在 CPU 上算；活儿多到能把 GPU 填满，"
           .. "GPU 才划算。", m, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.kernel_us), c.gpu.launch_us,
           L.fmt_us(c.gpu.time_us), L.fmt_x(c.gpu.time_us / c.cpu.time_us, "zh")),
@@ -187,7 +187,11 @@ return {
     function(L)
       -- on a stage, the last picture should be the race, not the tiny vector:
       -- race the H200 again (same numbers as step 3; headless runs skip it)
-      if simt.on_stage() then race(L, L.gpu{ arch = "h200" }) end
+      if simt.on_stage() then
+        L.say{ en = "To sum up, the H200's race once more, and below it every comparison of this lesson side by side.",
+               zh = "最后总结：再看一遍 H200 的比赛，下面是这节课所有的比较结果。" }
+        race(L, L.gpu{ arch = "h200" })
+      end
       -- every comparison of the lesson side by side: "faster than what?"
       local sim = { en = "simulated here", zh = "这里模拟的" }
       local meas = { en = "measured (real hardware)", zh = "实测（真实硬件）" }

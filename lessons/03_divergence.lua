@@ -90,7 +90,7 @@ return {
           .. "the warp runs one path and the others cost nothing. Exercise 3 (lessons/exercises/03_divergence.s): "
           .. "rewrite a kernel so that each warp takes one side of its branch.",
         zh = "解决办法不是少写分支，而是让分支按整个 warp 来分：一个 warp 的 32 条通道意见一致，warp 就只跑一条路径，"
-          .. "另一条路径不花任何时间。练习 3（lessons/exercises/03_divergence.s）：改写一个内核，让每个 warp 只走分支的一边。",
+          .. "另一条路径不花任何时间。练习 3（lessons/exercises/03_divergence.s）：改写一个核函数，让每个 warp 只走分支的一边。",
       }
     end,
   },
