@@ -99,6 +99,7 @@ local function readable(x)
   local a = math.abs(x)
   if a ~= a or a == math.huge then return tostring(x) end   -- nan, inf
   if a >= 1000 then return commas(x) end
+  if x == math.floor(x) then return string.format("%.0f", x) end   -- a count: 32, not 32.0
   if a >= 100 then return string.format("%.0f", x) end
   if a >= 10 then return string.format("%.1f", x) end
   if a == 0 then return "0" end
