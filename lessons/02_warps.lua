@@ -44,7 +44,8 @@ return {
       for _, t in ipairs{ 32, T, 64 } do
         local out = g:tensor{ t, name = "out" }
         L.label{ en = string.format("threads = %d", t), zh = string.format("线程数 = %d", t) }
-        local r = L.run(g, "micro_fma8", { grid = 1, block = t, show = false }, 8, out)   -- its output is a checksum
+        -- show = false: its output is a checksum; pace: a 1 µs run lasts about two seconds on the stage
+        local r = L.run(g, "micro_fma8", { grid = 1, block = t, show = false, pace = 0.5 }, 8, out)
         rs[#rs + 1] = r
         rows[#rows + 1] = { t, (t + 31) // 32, r.warp_instrs, r.thread_instrs, string.format("%.0f%%", 100 * r.lane_utilisation) }
         L.table{ title = { en = "one block, three sizes", zh = "一个线程块，三种大小" },
@@ -87,7 +88,7 @@ return {
       local g = L.gpu{ arch = "edu-tiny" }
       local d = g.desc
       local out = g:tensor{ 16 * 128, name = "out" }
-      local r = L.run(g, "micro_fma8", { grid = 16, block = 128, show = false }, 8, out)
+      local r = L.run(g, "micro_fma8", { grid = 16, block = 128, show = false, pace = 4 }, 8, out)   -- about 2.5 s on the stage
       local limit = d.max_threads_per_sm // 32
       local h = simt.gpu{ arch = "h200" }.desc
       local hw, hs, ht = h.max_threads_per_sm // 32, h.sms, h.max_threads_per_sm

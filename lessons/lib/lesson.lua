@@ -33,7 +33,9 @@
 --   L.text{en=, zh=}        the string in the chosen language (for format)
 --   L.kernel(name)          lessons/kernels/NAME.s (or a path ending in .s)
 --   L.run(dev, k, cfg, ...) dev:launch(k, cfg, ...) (k: a kernel or a name),
---                           shown on the stage when there is one
+--                           shown on the stage when there is one; cfg.show = false
+--                           paints no output (a checksum), cfg.pace = US slows a blink
+--                           of a run to US simulated µs per second on the stage
 --   L.race{{dev, k, cfg, args...}, ...}  several launches on one clock
 --   L.chart{title=, x_label=, y_label=, x=, series={{name=, y=}}, log_x=,
 --           roofline = {peak_gflops=, peak_gbs=, points={{name=, ai=, gflops=}}}}
