@@ -85,7 +85,8 @@ return {
       }
       L.expect(rg.time_us < rc.time_us, { en = "even the small teaching GPU beats one CPU core",
                                           zh = "连小小的教学 GPU 也比一个 CPU 核心快" },
-               string.format("%.1f us vs %.1f us", rg.time_us, rc.time_us))
+               { en = string.format("%.1f µs vs %.1f µs", rg.time_us, rc.time_us),
+                 zh = string.format("%.1f 微秒 对 %.1f 微秒", rg.time_us, rc.time_us) })
     end,
     function(L)
       local h200 = L.gpu{ arch = "h200" }
@@ -114,7 +115,7 @@ return {
       }
       L.expect(rg.time_us < L.tiny.time_us, { en = "the H200 is faster than edu-tiny", zh = "H200 比 edu-tiny 快" })
       L.expect(xl >= 100, { en = "against one core the GPU is hundreds of times faster or more",
-                            zh = "和一个 CPU 核心相比，GPU 快几百倍以上" }, string.format("%.0fx", xl))
+                            zh = "和一个 CPU 核心相比，GPU 快几百倍以上" }, { en = L.fmt_x(xl), zh = L.fmt_x(xl, "zh") })
     end,
     function(L)
       local n = 256
@@ -155,11 +156,12 @@ return {
       L.expect(c.identical, { en = "the server CPU and the GPU give bit-identical results",
                               zh = "服务器 CPU 和 GPU 的结果逐位相同" })
       L.expect(c.speedup > 1, { en = "the GPU still beats a whole server CPU", zh = "GPU 依然比整颗服务器 CPU 快" },
-               string.format("%.1fx", c.speedup))
+               { en = L.fmt_x(c.speedup), zh = L.fmt_x(c.speedup, "zh") })
       L.expect(c.speedup * 10 < L.x_core, {
         en = "a server CPU is at least ten times closer to the GPU than one core is",
         zh = "服务器 CPU 和 GPU 的差距，比单个核心和 GPU 的差距至少小十倍" },
-        string.format("%.1fx vs %.0fx", c.speedup, L.x_core))
+        { en = string.format("%s vs %s", L.fmt_x(c.speedup), L.fmt_x(L.x_core)),
+          zh = string.format("%s 对 %s", L.fmt_x(c.speedup, "zh"), L.fmt_x(L.x_core, "zh")) })
     end,
     function(L)
       local m = L.knob("vec")
@@ -181,8 +183,10 @@ return {
       L.expect(c.identical, { en = "both add the vectors exactly alike", zh = "两边的向量加法结果完全一样" })
       L.expect(c.faster == "cpu", { en = "for a tiny vector the CPU core wins once the launch counts",
                                     zh = "向量很小时，算上启动开销，CPU 核心赢" },
-               string.format("cpu %.2f us, gpu %.2f us (kernel %.2f + launch %.2f)", c.cpu.time_us,
-                             c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us))
+               { en = string.format("CPU %.2f µs, GPU %.2f µs (kernel %.2f + launch %.2f)", c.cpu.time_us,
+                                    c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us),
+                 zh = string.format("CPU %.2f 微秒，GPU %.2f 微秒（核函数 %.2f + 启动 %.2f）", c.cpu.time_us,
+                                    c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us) })
     end,
     function(L)
       -- on a stage, the last picture should be the race, not the tiny vector:

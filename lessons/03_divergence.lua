@@ -82,7 +82,7 @@ return {
       for i, P in ipairs(PATHS) do
         L.expect(math.abs(ratio[i] - P) <= 0.15 * P, {
           en = "time is in proportion to the number of paths (within 15%)",
-          zh = "时间与路径数成正比（误差 15% 以内）" }, string.format("P = %d: %.2fx", P, ratio[i]))
+          zh = "时间与路径数成正比（误差 15% 以内）" }, L.text_both("P = %d: %.2fx", "P = %d：%.2f 倍", P, ratio[i]))
       end
       L.expect(util[#PATHS] < util[1] / 16, { en = "with 32 paths almost every lane idles",
                                               zh = "32 条路径时几乎所有通道都在闲着" })

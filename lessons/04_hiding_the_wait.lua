@@ -125,16 +125,16 @@ return {
       if n >= 5 then
         L.expect(gbs[5] >= 8 * gbs[1], { en = "16 warps move at least 8x the bytes of one warp",
                                          zh = "16 个 warp 搬运的字节至少是 1 个 warp 的 8 倍" },
-                 string.format("%.1f vs %.1f GB/s per SM", gbs[5], gbs[1]))
+                 L.text_both("%.1f vs %.1f GB/s per SM", "每个 SM %.1f 对 %.1f GB/s", gbs[5], gbs[1]))
       end
       if n >= 6 then
         L.expect(L.wait32 >= 1.2 * L.wait1, { en = "a load waits longer when 32 warps share the memory than when one does",
                                                zh = "32 个 warp 共用显存时，每次读取比只有 1 个 warp 时等得更久" },
-                 string.format("%.0f vs %.0f cycles", L.wait32, L.wait1))
+                 L.text_both("%.0f vs %.0f cycles", "%.0f 对 %.0f 个周期", L.wait32, L.wait1))
       end
       for i = 2, n do
         L.expect(gbs[i] >= gbs[i - 1], { en = "more warps never lower the bandwidth", zh = "warp 越多，带宽不会变低" },
-                 string.format("%d warps: %.1f GB/s", ws[i], gbs[i]))
+                 L.text_both("%d warps: %.1f GB/s", "%d 个 warp：%.1f GB/s", ws[i], gbs[i]))
       end
     end,
     function(L)
@@ -183,11 +183,12 @@ return {
       }
       L.expect(f8[1] >= 2 * f1[1], { en = "with independent work (ILP) one warp computes at least twice as fast",
                                      zh = "有独立的计算（指令级并行）时，一个 warp 的速度至少快一倍" },
-               string.format("%.1f vs %.1f GFLOP/s per SM", f8[1], f1[1]))
+               L.text_both("%.1f vs %.1f GFLOP/s per SM", "每个 SM %.1f 对 %.1f GFLOP/s", f8[1], f1[1]))
       if n >= 6 then
         L.expect(L.f8_w80 and L.f1_w80 and L.f8_w80 < L.f1_w80, {
           en = "with ILP fewer warps reach 80% of the peak", zh = "有指令级并行时，更少的 warp 就能达到峰值的 80%" },
-          string.format("8 chains: %s warps, 1 chain: %s warps", tostring(L.f8_w80), tostring(L.f1_w80)))
+          L.text_both("8 chains: %s warps, 1 chain: %s warps", "8 条链：%s 个 warp，1 条链：%s 个 warp",
+                      tostring(L.f8_w80), tostring(L.f1_w80)))
       end
     end,
     function(L)

@@ -75,7 +75,9 @@
 --                           L.answer = {ok =, msg =} for `simtlab check N --answer A`
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
 --                           numbers; false raises "lessons/NN_x.lua:LINE:
---                           claim does not hold: ..." (the caller's line)
+--                           claim does not hold: ..." (the caller's line);
+--                           detail a string or {en=, zh=} (L.text_both(fmt_en,
+--                           fmt_zh, ...) makes one from two formats)
 --   L.pause()               wait for a key in a window (returns its event);
 --                           nothing headless (returns nil)
 --   L.lang, L.window        "en"/"zh"; true when a person is watching
@@ -564,10 +566,16 @@ function lesson.new(t, opts)
     end
   end
 
+  -- {en =, zh =} from one format each and the same values (a claim's detail)
+  function L.text_both(fmt_en, fmt_zh, ...)
+    return { en = string.format(fmt_en, ...), zh = string.format(fmt_zh, ...) }
+  end
+
   function L.expect(cond, claim, detail)
     if type(claim) ~= "table" or not claim.en or not claim.zh then
       error("L.expect needs a claim {en = \"...\", zh = \"...\"}", 2)
     end
+    if type(detail) == "table" then detail = text(detail) end   -- {en =, zh =}: in the chosen language
     local rec = { ok = cond and true or false, en = claim.en, zh = claim.zh, detail = detail }
     L.checks[#L.checks + 1] = rec
     if cond then
