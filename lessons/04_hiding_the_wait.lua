@@ -175,11 +175,14 @@ return {
       L.say{
         en = string.format("Arithmetic: with one dependent chain a warp waits for its own last result; it took %d warps "
           .. "to reach 80%% of the best rate. With 8 independent chains each warp always has work: %d warps were "
-          .. "enough (the real H200 shows the same: 8 warps reach 55.9 of 60 TFLOP/s with 8 chains, 21.5 with one).",
-          L.f1_w80 or -1, L.f8_w80 or -1),
+          .. "enough (the real H200 shows the same, in the chart's units: with 8 warps, 8 chains reach %.0f of %.0f "
+          .. "GFLOP/s per SM, one chain %.0f).",
+          L.f1_w80 or -1, L.f8_w80 or -1, REAL_FMA8[4] * 1000 / H200_SMS, REAL_FMA8[7] * 1000 / H200_SMS,
+          REAL_FMA1[4] * 1000 / H200_SMS),
         zh = string.format("算术：只有一条依赖链时，warp 要等自己的上一个结果；要 %d 个 warp 才能达到最高速度的 80%%。"
-          .. "有 8 条独立链时，每个 warp 总有活干：%d 个 warp 就够了（真实 H200 也一样：8 个 warp 时 8 条链达到 "
-          .. "55.9/60 TFLOP/s，1 条链只有 21.5）。", L.f1_w80 or -1, L.f8_w80 or -1),
+          .. "有 8 条独立链时，每个 warp 总有活干：%d 个 warp 就够了（真实 H200 也一样，按图上的单位：8 个 warp 时，8 条链达到"
+          .. "每个 SM %.0f GFLOP/s（最高 %.0f），1 条链只有 %.0f）。", L.f1_w80 or -1, L.f8_w80 or -1,
+          REAL_FMA8[4] * 1000 / H200_SMS, REAL_FMA8[7] * 1000 / H200_SMS, REAL_FMA1[4] * 1000 / H200_SMS),
       }
       L.expect(f8[1] >= 2 * f1[1], { en = "with independent work (ILP) one warp computes at least twice as fast",
                                      zh = "有独立的计算（指令级并行）时，一个 warp 的速度至少快一倍" },
