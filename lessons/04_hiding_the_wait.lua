@@ -201,6 +201,20 @@ return {
         zh = "占用率（每个 SM 上驻留的 warp 数）本身不是目的，它只是让足够多的独立工作同时进行的手段。"
           .. "每个线程块用的寄存器和共享内存会限制它；第 6 课会用一部分占用率去换数据复用。",
       }
+      -- the picture of that sentence: how many warps each kind of work needed (steps 2 and 3, and the real H200)
+      local function w(v) return v or "-" end
+      L.table{ title = { en = "Warps per SM needed for 80% of the best rate", zh = "达到最高速度 80% 需要的每 SM warp 数" },
+               columns = { { en = "work", zh = "工作" }, { en = "simtlab (4-SM slice)", zh = "simtlab（4 个 SM 的切片）" },
+                           { en = "H200 measured", zh = "H200 实测" } },
+               rows = { { { en = "loads from DRAM (micro_stream)", zh = "从显存读取（micro_stream）" }, w(L.mem_w80),
+                          first_reaching(REAL_W, REAL_GBS, 0.8) },
+                        { { en = "1 dependent chain (micro_fma1)", zh = "1 条依赖链（micro_fma1）" }, w(L.f1_w80),
+                          first_reaching(REAL_W, REAL_FMA1, 0.8) },
+                        { { en = "8 independent chains (micro_fma8)", zh = "8 条独立链（micro_fma8）" }, w(L.f8_w80),
+                          first_reaching(REAL_W, REAL_FMA8, 0.8) } },
+               note = { en = "Different work needs different numbers of warps: the occupancy to aim for depends on the work.",
+                        zh = "不同的工作需要的 warp 数不同：该追求多高的占用率，取决于做的是什么工作。" },
+               alone = true }
     end,
   },
 }
