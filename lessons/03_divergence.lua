@@ -66,6 +66,7 @@ return {
         ratio[i] = r.cycles / cyc[1]
         c:set(1, i, ratio[i])
       end
+      L.cyc, L.util = cyc, util
       c:done{ en = string.format("A warp runs its paths one after another: 32 paths take %.0fx the time of one "
                                  .. "(the real H200: %.0fx).", ratio[#PATHS], real[#PATHS]),
               zh = string.format("warp 把各条路径一条接一条地跑：32 条路径的时间是 1 条的 %.0f 倍（真实 H200：%.0f 倍）。",
@@ -95,6 +96,20 @@ return {
         zh = "解决办法不是少写分支，而是让分支按整个 warp 来分：一个 warp 的 32 条通道意见一致，warp 就只跑一条路径，"
           .. "另一条路径不花任何时间。练习 3（lessons/exercises/03_divergence.s）：改写一个核函数，让每个 warp 只走分支的一边。",
       }
+      -- the picture of that sentence: what the run cost in step 2 when its lanes agreed and when they split 32 ways
+      if L.cyc then
+        local n = #PATHS
+        local function pct(u) return string.format("%.0f%%", 100 * u) end
+        L.table{ title = { en = "What the run cost in step 2 (64 threads, 2 warps)", zh = "第 2 步里运行的代价（64 个线程，2 个 warp）" },
+                 columns = { { en = "the warp's lanes", zh = "warp 的通道" }, { en = "cycles", zh = "周期数" },
+                             { en = "lanes busy", zh = "干活的通道" } },
+                 rows = { { { en = "all agree (P = 1)", zh = "意见一致（P = 1）" }, L.cyc[1], pct(L.util[1]) },
+                          { { en = string.format("split %d ways (P = %d)", PATHS[n], PATHS[n]),
+                              zh = string.format("分成 %d 路（P = %d）", PATHS[n], PATHS[n]) }, L.cyc[n], pct(L.util[n]) } },
+                 note = { en = "Branches that split whole warps keep every warp in the first row.",
+                          zh = "按整个 warp 分开的分支，让每个 warp 都留在第一行。" },
+                 alone = true }
+      end
     end,
   },
 }
