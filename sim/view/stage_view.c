@@ -574,7 +574,10 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
         nw += S(c, 12);
         nw += txt_fit(c, label, px + nw, py, inner - nw, HEAD, TEXT_BOLD, c->th.accent);
     }
-    if (L->is_cpu)
+    if (L->is_cpu && L->rec && rec_sms(L->rec) < L->cdesc->cores)   /* fewer blocks than cores: say why fewer squares */
+        snprintf(line, sizeof line, tr(c, "CPU · %u cores, %u with a block", "CPU · %u 个核心，%u 个分到线程块"),
+                 L->cdesc->cores, rec_sms(L->rec));
+    else if (L->is_cpu)
         snprintf(line, sizeof line, L->cdesc->cores == 1 ? tr(c, "CPU · 1 core", "CPU · 1 个核心")
                                                          : tr(c, "CPU · %u cores", "CPU · %u 个核心"),
                  L->cdesc->cores);
@@ -623,7 +626,7 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
         snprintf(line, sizeof line, tr(c, "+ %s to launch it = %s in all", "+ 启动 %s = 共 %s"),
                  fmt_time(launch_us, a, sizeof a), fmt_time(L->total_us + launch_us, t2, sizeof t2));
         txt_fit(c, line, px, py, inner, BODY, TEXT_SANS, c->th.muted);
-    } else if (L->fast_forward > 1.0) {
+    } else if (L->fast_forward >= 1.5) {   /* not "×1": shown once it reads ×2 */
         hint(c, px, py, inner, text_height(c->t, S(c, BODY)),
              "The clock now runs faster, doubling every half second: the GPU has finished and at its pace "
              "the CPU would take much longer, or the run is simply long. The times shown stay true.",
