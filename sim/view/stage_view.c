@@ -795,7 +795,13 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · %s %.0f%%"),
                  100.0 * part[STALL_COUNT] / slots, c->m->zh ? stall_zh[worst] : stall_en[worst],
                  100.0 * part[worst] / slots);
-        txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
+        if (txt_w(c, line, BODY, TEXT_SANS) > iw && !c->m->zh) {   /* 1280x720 cut "wait (no warp) 5...": the legend's words */
+            static const char *const legend_en[STALL_COUNT] = { "wait: memory", "wait: result", "barrier", "unit busy",
+                                                                "no warp" };
+            snprintf(line, sizeof line, "schedulers: issue %.0f%% · %s %.0f%%", 100.0 * part[STALL_COUNT] / slots,
+                     legend_en[worst], 100.0 * part[worst] / slots);
+        }
+        txt_fit(c, line, px, py, iw, txt_w(c, line, BODY, TEXT_SANS) > iw ? SMALL : BODY, TEXT_SANS, c->th.ink);
         hint(c, px, py, iw, th + S(c, 16),
              "Every cycle each warp scheduler either issues an instruction or waits. The bar splits all "
              "scheduler cycles so far: issuing (green) or waiting, and on what.",
