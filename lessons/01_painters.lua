@@ -60,7 +60,7 @@ return {
           L.commas(n * n * n), L.commas(n * n), t.sms),
         zh = string.format("常见的文章说：“GPU 有成千上万个核心同时做同样的计算，CPU 只能一件一件地做，所以 GPU 做矩阵运算比 "
           .. "CPU 快 20 到 50 倍。”我们来验证一下。两边计算同样的两个 %d x %d 矩阵相乘（%s 次乘加）。左边：一个 CPU 核心"
-          .. "把内核的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU（SM，流多处理器，是 GPU 里的一个处理器，"
+          .. "把核函数的 %s 个线程一个接一个地跑完；右边：edu-tiny，一块只有 %d 个 SM 的教学用 GPU（SM，流多处理器，是 GPU 里的一个处理器，"
           .. "以 32 个线程为一组，同时运行很多线程）。这两个矩阵特意选得"
           .. "让乘积是一幅画：看谁画得快。", n, n,
           L.commas(n * n * n), L.commas(n * n), t.sms),
@@ -68,6 +68,8 @@ return {
     end,
     function(L)
       local tiny = L.gpu{ arch = "edu-tiny" }
+      L.say{ en = "The race: left, one CPU core; right, edu-tiny. Each paints the product as it computes it.",
+             zh = "比赛开始：左边是一个 CPU 核心，右边是 edu-tiny。两边都是边算边把乘积画出来。" }
       local rc, rg = race(L, tiny)
       L.cpu1, L.tiny = rc, rg
       local x = rc.time_us / rg.time_us
@@ -85,7 +87,8 @@ return {
       }
       L.expect(rg.time_us < rc.time_us, { en = "even the small teaching GPU beats one CPU core",
                                           zh = "连小小的教学 GPU 也比一个 CPU 核心快" },
-               string.format("%.1f us vs %.1f us", rg.time_us, rc.time_us))
+               { en = string.format("%.1f µs vs %.1f µs", rg.time_us, rc.time_us),
+                 zh = string.format("%.1f 微秒 对 %.1f 微秒", rg.time_us, rc.time_us) })
     end,
     function(L)
       local h200 = L.gpu{ arch = "h200" }
@@ -107,14 +110,14 @@ return {
           .. "%s. Against ONE simple core the GPU wins by hundreds of times or more, not 20-50: the article's "
           .. "figure must be comparing with something else.", rg.sms or h200.desc.sms, L.fmt_us(rg.time_us),
           L.fmt_us(rc.time_us), L.fmt_x(x), launch, L.fmt_x(xl)),
-        zh = string.format("同样的比赛，对手换成 H200 模型（%d 个 SM）。内核时间 %s，CPU 核心 %s：快 %s；"
-          .. "再算上主机启动一个内核的 %.1f 微秒（真实 H200 上实测 3.2 微秒），快 %s。和“一个”简单的 CPU 核心比，"
+        zh = string.format("同样的比赛，对手换成 H200 模型（%d 个 SM）。核函数用时 %s，CPU 核心 %s：快 %s；"
+          .. "再算上主机启动一个核函数的 %.1f 微秒（真实 H200 上实测 3.2 微秒），快 %s。和“一个”简单的 CPU 核心比，"
           .. "GPU 快的是几百倍甚至更多，而不是 20 到 50 倍：文章里的数字一定是在和别的东西比。",
           rg.sms or h200.desc.sms, L.fmt_us(rg.time_us), L.fmt_us(rc.time_us), L.fmt_x(x, "zh"), launch, L.fmt_x(xl, "zh")),
       }
       L.expect(rg.time_us < L.tiny.time_us, { en = "the H200 is faster than edu-tiny", zh = "H200 比 edu-tiny 快" })
       L.expect(xl >= 100, { en = "against one core the GPU is hundreds of times faster or more",
-                            zh = "和一个 CPU 核心相比，GPU 快几百倍以上" }, string.format("%.0fx", xl))
+                            zh = "和一个 CPU 核心相比，GPU 快几百倍以上" }, { en = L.fmt_x(xl), zh = L.fmt_x(xl, "zh") })
     end,
     function(L)
       local n = 256
@@ -143,23 +146,25 @@ return {
           .. "the GPU's peak than a library does.", sd.cores, sd.simd_width, sd.vendor_name, n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.speedup), cpu_peak, gpu_peak, gpu_peak / cpu_peak, L.fmt_x(c.speedup)),
         zh = string.format("公平一点的比赛：一整颗服务器 CPU（cpu-server：%d 个核心、%d 路 SIMD，模拟 %s）对 H200，"
-          .. "两边都用这里最快的内核（matmul_reg64，n = %d，含启动开销）：%s 对 %s，GPU 快 %s，比对一个核心时小得多。"
+          .. "两边都用这里最快的核函数（matmul_reg64，n = %d，含启动开销）：%s 对 %s，GPU 快 %s，比对一个核心时小得多。"
           .. "真实硬件上用成熟的库、算大矩阵（实测）：H200 的 FP32 矩阵乘法 50.6 TFLOP/s，16 核 Xeon 的 BLAS 1,229 GFLOP/s："
           .. "相差 41 倍；一个 Xeon 核心跑朴素的三重循环只有 1.48 GFLOP/s：相差约 34,000 倍。我们模拟的服务器 CPU 更大，"
           .. "是 64 核的 EPYC：按规格它的 FP32 峰值是 %.1f TFLOP/s，H200 是 %.0f，只差 %.0f 倍。所以“快 20 到 50 倍”"
           .. "说的是 16 核服务器 CPU 对 GPU 的 FP32 计算，64 核的 CPU 差距更接近 10 倍；和一个朴素的核心比，是几万倍。"
           .. "在这么小的规模上模拟器给出的倍数更小（%s）：我们的核函数用到的 GPU 峰值比例比专业库低。",
-          sd.cores, sd.simd_width, sd.vendor_name, n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
+          -- the preset's name without its English note "(Zen 4, 64 cores, AVX-512)": the sentence says it
+          sd.cores, sd.simd_width, (sd.vendor_name:gsub("%s*%b()$", "")), n, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.speedup, "zh"), cpu_peak, gpu_peak, gpu_peak / cpu_peak, L.fmt_x(c.speedup, "zh")),
       }
       L.expect(c.identical, { en = "the server CPU and the GPU give bit-identical results",
                               zh = "服务器 CPU 和 GPU 的结果逐位相同" })
       L.expect(c.speedup > 1, { en = "the GPU still beats a whole server CPU", zh = "GPU 依然比整颗服务器 CPU 快" },
-               string.format("%.1fx", c.speedup))
+               { en = L.fmt_x(c.speedup), zh = L.fmt_x(c.speedup, "zh") })
       L.expect(c.speedup * 10 < L.x_core, {
         en = "a server CPU is at least ten times closer to the GPU than one core is",
         zh = "服务器 CPU 和 GPU 的差距，比单个核心和 GPU 的差距至少小十倍" },
-        string.format("%.1fx vs %.0fx", c.speedup, L.x_core))
+        { en = string.format("%s vs %s", L.fmt_x(c.speedup), L.fmt_x(L.x_core)),
+          zh = string.format("%s 对 %s", L.fmt_x(c.speedup, "zh"), L.fmt_x(L.x_core, "zh")) })
     end,
     function(L)
       local m = L.knob("vec")
@@ -173,7 +178,7 @@ return {
           .. "Small problems stay on the CPU; a GPU pays off when there is enough work to fill it.", m,
           L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.kernel_us), c.gpu.launch_us, L.fmt_us(c.gpu.time_us),
           L.fmt_x(c.gpu.time_us / c.cpu.time_us)),
-        zh = string.format("再来一个很小的任务：两个 %d 个数的向量相加。一个 CPU 核心：%s。H200：内核本身只要 %s，"
+        zh = string.format("再来一个很小的任务：两个 %d 个数的向量相加。一个 CPU 核心：%s。H200：核函数本身只要 %s，"
           .. "但主机先要花 %.1f 微秒启动它，总共 %s：CPU 反而快 %s。小问题留在 CPU 上算；活儿多到能把 GPU 填满，"
           .. "GPU 才划算。", m, L.fmt_us(c.cpu.time_us), L.fmt_us(c.gpu.kernel_us), c.gpu.launch_us,
           L.fmt_us(c.gpu.time_us), L.fmt_x(c.gpu.time_us / c.cpu.time_us, "zh")),
@@ -181,13 +186,19 @@ return {
       L.expect(c.identical, { en = "both add the vectors exactly alike", zh = "两边的向量加法结果完全一样" })
       L.expect(c.faster == "cpu", { en = "for a tiny vector the CPU core wins once the launch counts",
                                     zh = "向量很小时，算上启动开销，CPU 核心赢" },
-               string.format("cpu %.2f us, gpu %.2f us (kernel %.2f + launch %.2f)", c.cpu.time_us,
-                             c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us))
+               { en = string.format("CPU %.2f µs, GPU %.2f µs (kernel %.2f + launch %.2f)", c.cpu.time_us,
+                                    c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us),
+                 zh = string.format("CPU %.2f 微秒，GPU %.2f 微秒（核函数 %.2f + 启动 %.2f）", c.cpu.time_us,
+                                    c.gpu.time_us, c.gpu.kernel_us, c.gpu.launch_us) })
     end,
     function(L)
       -- on a stage, the last picture should be the race, not the tiny vector:
       -- race the H200 again (same numbers as step 3; headless runs skip it)
-      if simt.on_stage() then race(L, L.gpu{ arch = "h200" }) end
+      if simt.on_stage() then
+        L.say{ en = "To sum up, the H200's race once more; when it ends, every comparison of this lesson in one table.",
+               zh = "最后总结：再看一遍 H200 的比赛；比完之后，这节课所有的比较放在一张表里。" }
+        race(L, L.gpu{ arch = "h200" })
+      end
       -- every comparison of the lesson side by side: "faster than what?"
       local sim = { en = "simulated here", zh = "这里模拟的" }
       local meas = { en = "measured (real hardware)", zh = "实测（真实硬件）" }
@@ -203,7 +214,11 @@ return {
                           fx(L.x_tiny_vec), sim },
                         { "H200", { en = "16-core Xeon, BLAS", zh = "16 核 Xeon，BLAS" }, { en = "41x", zh = "41 倍" }, meas },
                         { "H200", { en = "one Xeon core, plain loop", zh = "一个 Xeon 核心，朴素循环" }, { en = "34,000x", zh = "34,000 倍" }, meas } },
-               note = { en = "Below 1x the CPU wins.", zh = "小于 1 倍：CPU 赢。" } }
+               -- the note is also the summary's "measured" line: a finding, not only a reading guide
+               note = { en = string.format("The GPU's lead runs from %s (a tiny vector: below 1x the CPU wins) to "
+                                           .. "34,000x (one core running a plain loop).", L.fmt_x(L.x_tiny_vec)),
+                        zh = string.format("GPU 的领先从 %s（小向量：小于 1 倍就是 CPU 赢）到 34,000 倍（一个核心跑朴素循环）。",
+                                           L.fmt_x(L.x_tiny_vec, "zh")) } }
       L.say{
         en = string.format("What we saw, all from the simulator's own numbers: a GPU is fast because it works on "
           .. "thousands of threads at once. Against one core it won by %s; against a whole server CPU by %s here "

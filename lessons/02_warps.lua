@@ -38,13 +38,14 @@ return {
         en = string.format("Three launches of one block: 32 threads, %d threads, 64 threads. Watch the rows of SM 0: a "
           .. "row is a warp, a cell one of its 32 lanes; hollow cells are lanes with no thread (lane off).", T),
         zh = string.format("三次启动，每次一个线程块：32 个线程、%d 个线程、64 个线程。看 SM 0 的每一行：一行是一个 warp，"
-          .. "一个小格是它的 32 条通道之一；空心的小格是没有线程的通道（通道关闭）。", T),
+          .. "一个小格是它的 32 条通道之一；空心的小格是没有线程的通道（图例中的“未用的通道”）。", T),
       }
       local rs, rows = {}, {}
       for _, t in ipairs{ 32, T, 64 } do
         local out = g:tensor{ t, name = "out" }
         L.label{ en = string.format("threads = %d", t), zh = string.format("线程数 = %d", t) }
-        local r = L.run(g, "micro_fma8", { grid = 1, block = t }, 8, out)
+        -- show = false: its output is a checksum; pace: a 1 µs run lasts about two seconds on the stage
+        local r = L.run(g, "micro_fma8", { grid = 1, block = t, show = false, pace = 0.5 }, 8, out)
         rs[#rs + 1] = r
         rows[#rows + 1] = { t, (t + 31) // 32, r.warp_instrs, r.thread_instrs, string.format("%.0f%%", 100 * r.lane_utilisation) }
         L.table{ title = { en = "one block, three sizes", zh = "一个线程块，三种大小" },
@@ -71,12 +72,13 @@ return {
       }
       L.expect(r32.lane_utilisation >= 0.99, {
         en = "one warp instruction does the work of 32 threads", zh = "一条 warp 指令完成 32 个线程的工作" },
-        string.format("%d thread instrs / %d warp instrs = %.2f", r32.thread_instrs, r32.warp_instrs,
+        L.text_both("%d thread instructions / %d warp instructions = %.2f", "%d 条线程指令 / %d 条 warp 指令 = %.2f",
+                    r32.thread_instrs, r32.warp_instrs,
                       r32.thread_instrs / r32.warp_instrs))
       L.expect(rT.warp_instrs == warps * r32.warp_instrs, {
         en = "the cost in warp instructions is the number of warps, ceil(threads / 32), times one warp's",
         zh = "warp 指令数 = warp 的个数 ceil(线程数 / 32) 乘以一个 warp 的指令数" },
-        string.format("%d threads: %d = %d x %d", T, rT.warp_instrs, warps, r32.warp_instrs))
+        L.text_both("%d threads: %d = %d x %d", "%d 个线程：%d = %d x %d", T, rT.warp_instrs, warps, r32.warp_instrs))
       L.expect(r64.warp_instrs == 2 * r32.warp_instrs, { en = "64 threads are two warps", zh = "64 个线程就是两个 warp" })
     end,
     function(L)
@@ -87,7 +89,7 @@ return {
       local g = L.gpu{ arch = "edu-tiny" }
       local d = g.desc
       local out = g:tensor{ 16 * 128, name = "out" }
-      local r = L.run(g, "micro_fma8", { grid = 16, block = 128 }, 8, out)
+      local r = L.run(g, "micro_fma8", { grid = 16, block = 128, show = false, pace = 4 }, 8, out)   -- about 2.5 s on the stage
       local limit = d.max_threads_per_sm // 32
       local h = simt.gpu{ arch = "h200" }.desc
       local hw, hs, ht = h.max_threads_per_sm // 32, h.sms, h.max_threads_per_sm
@@ -106,7 +108,7 @@ return {
       }
       L.expect(r.warps_per_sm <= limit and r.warps_per_sm == r.blocks_per_sm * 4, {
         en = "an SM holds whole blocks, never more warps than its limit", zh = "SM 按整个线程块装入，warp 数不超过上限" },
-        string.format("%d warps per SM, limit %d", r.warps_per_sm, limit))
+        L.text_both("%d warps per SM, limit %d", "每个 SM %d 个 warp，上限 %d", r.warps_per_sm, limit))
     end,
   },
 }

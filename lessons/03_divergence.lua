@@ -30,7 +30,10 @@ return {
       local g = L.gpu{ arch = "edu-tiny" }
       local P = L.knob("paths")
       local out = g:tensor{ 64, name = "out" }
-      local r = L.run(g, "micro_diverge", { grid = 1, block = 64 }, P, 64, out)
+      -- show = false: its output is a checksum (a grey square until the end); the lanes are the point
+      L.label{ en = string.format("paths = %d", P), zh = string.format("路径数 = %d", P) }
+      local r = L.run(g, "micro_diverge", { grid = 1, block = 64, show = false }, P, 64, out)
+      L.label(nil)
       L.say{
         en = string.format("With P = %d: %s cycles, %.0f%% of the lanes busy on average.", P, L.commas(r.cycles),
                            100 * r.lane_utilisation),
@@ -58,11 +61,12 @@ return {
                                                  measured = true } } }
       for i, P in ipairs(PATHS) do
         local out = g:tensor{ 64, name = "out" }
-        local r = c:run(i, g, "micro_diverge", { grid = 1, block = 64 }, P, 64, out)
+        local r = c:run(i, g, "micro_diverge", { grid = 1, block = 64, show = false }, P, 64, out)
         cyc[i], util[i] = r.cycles, r.lane_utilisation
         ratio[i] = r.cycles / cyc[1]
         c:set(1, i, ratio[i])
       end
+      L.cyc, L.util = cyc, util
       c:done{ en = string.format("A warp runs its paths one after another: 32 paths take %.0fx the time of one "
                                  .. "(the real H200: %.0fx).", ratio[#PATHS], real[#PATHS]),
               zh = string.format("warp 把各条路径一条接一条地跑：32 条路径的时间是 1 条的 %.0f 倍（真实 H200：%.0f 倍）。",
@@ -79,7 +83,7 @@ return {
       for i, P in ipairs(PATHS) do
         L.expect(math.abs(ratio[i] - P) <= 0.15 * P, {
           en = "time is in proportion to the number of paths (within 15%)",
-          zh = "时间与路径数成正比（误差 15% 以内）" }, string.format("P = %d: %.2fx", P, ratio[i]))
+          zh = "时间与路径数成正比（误差 15% 以内）" }, L.text_both("P = %d: %.2fx", "P = %d：%.2f 倍", P, ratio[i]))
       end
       L.expect(util[#PATHS] < util[1] / 16, { en = "with 32 paths almost every lane idles",
                                               zh = "32 条路径时几乎所有通道都在闲着" })
@@ -90,8 +94,22 @@ return {
           .. "the warp runs one path and the others cost nothing. Exercise 3 (lessons/exercises/03_divergence.s): "
           .. "rewrite a kernel so that each warp takes one side of its branch.",
         zh = "解决办法不是少写分支，而是让分支按整个 warp 来分：一个 warp 的 32 条通道意见一致，warp 就只跑一条路径，"
-          .. "另一条路径不花任何时间。练习 3（lessons/exercises/03_divergence.s）：改写一个内核，让每个 warp 只走分支的一边。",
+          .. "另一条路径不花任何时间。练习 3（lessons/exercises/03_divergence.s）：改写一个核函数，让每个 warp 只走分支的一边。",
       }
+      -- the picture of that sentence: what the run cost in step 2 when its lanes agreed and when they split 32 ways
+      if L.cyc then
+        local n = #PATHS
+        local function pct(u) return string.format("%.0f%%", 100 * u) end
+        L.table{ title = { en = "What the run cost in step 2 (64 threads, 2 warps)", zh = "第 2 步里运行的代价（64 个线程，2 个 warp）" },
+                 columns = { { en = "the warp's lanes", zh = "warp 的通道" }, { en = "cycles", zh = "周期数" },
+                             { en = "lanes busy", zh = "干活的通道" } },
+                 rows = { { { en = "all agree (P = 1)", zh = "意见一致（P = 1）" }, L.cyc[1], pct(L.util[1]) },
+                          { { en = string.format("split %d ways (P = %d)", PATHS[n], PATHS[n]),
+                              zh = string.format("分成 %d 路（P = %d）", PATHS[n], PATHS[n]) }, L.cyc[n], pct(L.util[n]) } },
+                 note = { en = "Branches that split whole warps keep every warp in the first row.",
+                          zh = "按整个 warp 分开的分支，让每个 warp 都留在第一行。" },
+                 alone = true }
+      end
     end,
   },
 }

@@ -33,7 +33,9 @@
 --   L.text{en=, zh=}        the string in the chosen language (for format)
 --   L.kernel(name)          lessons/kernels/NAME.s (or a path ending in .s)
 --   L.run(dev, k, cfg, ...) dev:launch(k, cfg, ...) (k: a kernel or a name),
---                           shown on the stage when there is one
+--                           shown on the stage when there is one; cfg.show = false
+--                           paints no output (a checksum), cfg.pace = US slows a blink
+--                           of a run to US simulated µs per second on the stage
 --   L.race{{dev, k, cfg, args...}, ...}  several launches on one clock
 --   L.chart{title=, x_label=, y_label=, x=, series={{name=, y=}}, log_x=,
 --           roofline = {peak_gflops=, peak_gbs=, points={{name=, ai=, gflops=}}}}
@@ -73,7 +75,9 @@
 --                           L.answer = {ok =, msg =} for `simtlab check N --answer A`
 --   L.expect(cond, {en=, zh=}, detail)  a claim checked on the simulator's
 --                           numbers; false raises "lessons/NN_x.lua:LINE:
---                           claim does not hold: ..." (the caller's line)
+--                           claim does not hold: ..." (the caller's line);
+--                           detail a string or {en=, zh=} (L.text_both(fmt_en,
+--                           fmt_zh, ...) makes one from two formats)
 --   L.pause()               wait for a key in a window (returns its event);
 --                           nothing headless (returns nil)
 --   L.lang, L.window        "en"/"zh"; true when a person is watching
@@ -99,7 +103,7 @@ local function readable(x)
   local a = math.abs(x)
   if a ~= a or a == math.huge then return tostring(x) end   -- nan, inf
   if a >= 1000 then return commas(x) end
-  if a >= 100 or x == math.floor(x) then return string.format("%.0f", x) end   -- 16, not 16.0
+  if a >= 100 or x == math.floor(x) then return string.format("%.0f", x) end   -- a count: 32, not 32.0
   if a >= 10 then return string.format("%.1f", x) end
   if a == 0 then return "0" end
   return string.format("%.2g", x)
@@ -571,10 +575,16 @@ function lesson.new(t, opts)
     end
   end
 
+  -- {en =, zh =} from one format each and the same values (a claim's detail)
+  function L.text_both(fmt_en, fmt_zh, ...)
+    return { en = string.format(fmt_en, ...), zh = string.format(fmt_zh, ...) }
+  end
+
   function L.expect(cond, claim, detail)
     if type(claim) ~= "table" or not claim.en or not claim.zh then
       error("L.expect needs a claim {en = \"...\", zh = \"...\"}", 2)
     end
+    if type(detail) == "table" then detail = text(detail) end   -- {en =, zh =}: in the chosen language
     local rec = { ok = cond and true or false, en = claim.en, zh = claim.zh, detail = detail }
     L.checks[#L.checks + 1] = rec
     if cond then

@@ -266,7 +266,7 @@ static void fill_model(stage_t *s)
     m->lagging = s->lagging;
     m->scrubbing = s->back > 0;
     m->waiting = s->waiting;
-    m->speed_us = speeds[s->speed];
+    m->speed_us = speeds[s->speed] * (s->ff < 1.0 ? s->ff : 1.0);   /* a paced run: its slower speed */
     m->title_en = s->title_en;
     m->title_zh = s->title_zh;
     m->step_en = s->step_en;
@@ -659,6 +659,9 @@ static int op_play(void *self, lstage_lane_t *lanes, int n, int interruptible)
     s->t_us = 0.0;
     s->ff = 1.0;
     s->play_elapsed = 0.0;
+    for (int i = 0; i < n && i < LSTAGE_MAX_LANES; i++)   /* pace: a short run slowed (the header says so) */
+        if (lanes[i].pace_us > 0 && lanes[i].pace_us < speeds[s->speed] * s->ff)
+            s->ff = lanes[i].pace_us / speeds[s->speed];
     for (int i = 0; i < n && i < LSTAGE_MAX_LANES; i++) {
         slane_t *l = &s->lane[i];
         l->lane = &lanes[i];

@@ -13,7 +13,7 @@
 
 /* Every key, in the order the messages list them. */
 static const char *const launch_keys[] = { "grid", "block", "cluster", "max_cycles", "max_instrs",
-                                           "max_warp_instrs", "warm_caches", "warm", "check", "show" };
+                                           "max_warp_instrs", "warm_caches", "warm", "check", "show", "pace" };
 #define NLAUNCH_KEYS (sizeof launch_keys / sizeof launch_keys[0])
 
 void llaunch_check_keys(lua_State *L, int idx, const char *who, const char *const *keys, size_t nkeys)
@@ -186,10 +186,21 @@ void llaunch_dim3(lua_State *L, int idx, const char *key, uint32_t out[3])
 void llaunch_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage_lane_t *lane)
 {
     tensor_t *t = NULL;
+    if (lua_getfield(L, cfg, "pace") != LUA_TNIL) {   /* a blink of a run, slowed down on the stage */
+        if (!lua_isnumber(L, -1) || !(lua_tonumber(L, -1) > 0))
+            lutil_error(L, "launch: pace must be a number > 0 (simulated µs per second on the stage)");
+        lane->pace_us = lua_tonumber(L, -1);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, cfg, "show") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+        lua_pop(L, 1);   /* show = false: the output means nothing as a picture */
+        return;
+    }
+    lua_pop(L, 1);
     if (lua_getfield(L, cfg, "show") != LUA_TNIL) {
         t = tensor_test(L, -1);
         if (!t || !t->gpu || t->dt->bytes != 4 || !t->dt->is_float)
-            lutil_error(L, "launch: show must be a device tensor of f32 values (the output to paint)");
+            lutil_error(L, "launch: show must be a device tensor of f32 values (the output to paint) or false (paint none)");
     }
     /* the shown tensor stays on the launch's stack (an __index may have
      * made it: nothing else holds it); a race anchors it with the rest */

@@ -46,6 +46,8 @@ struct lstage_lane {
     const uint8_t *out;          /* rows x cols f32 values, row-major       */
     uint32_t rows, cols;         /* its picture's shape                     */
     uint64_t out_n;              /* values (rows x cols, or fewer for a vector) */
+    double pace_us;              /* launch option pace: at most this many simulated
+                                    µs per second on the stage (0: its speed) */
     /* how the binding finishes it */
     lstage_finish_fn finish;
     const gpu_desc_t *gdesc;     /* GPU lanes: for the result table         */

@@ -574,7 +574,10 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
         nw += S(c, 12);
         nw += txt_fit(c, label, px + nw, py, inner - nw, HEAD, TEXT_BOLD, c->th.accent);
     }
-    if (L->is_cpu)
+    if (L->is_cpu && L->rec && rec_sms(L->rec) < L->cdesc->cores)   /* fewer blocks than cores: say why fewer squares */
+        snprintf(line, sizeof line, tr(c, "CPU · %u cores, %u with a block", "CPU · %u 个核心，%u 个分到线程块"),
+                 L->cdesc->cores, rec_sms(L->rec));
+    else if (L->is_cpu)
         snprintf(line, sizeof line, L->cdesc->cores == 1 ? tr(c, "CPU · 1 core", "CPU · 1 个核心")
                                                          : tr(c, "CPU · %u cores", "CPU · %u 个核心"),
                  L->cdesc->cores);
@@ -589,8 +592,16 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
     /* its clock */
     double clock = L->is_cpu ? L->cdesc->clock_mhz : L->gdesc->clock_mhz;
     uint64_t cyc = f ? f->cycle : 0;
+    /* beside a CPU (a race) the lessons count each side's launch in: say it */
+    int beside_cpu = 0;
+    for (int i = 0; i < c->m->nlanes; i++)
+        beside_cpu |= c->m->lane[i].is_cpu;
+    double launch_us = !beside_cpu ? 0 : L->is_cpu ? L->cdesc->launch_us : L->gdesc->launch_us;
     if (L->failed)
         snprintf(line, sizeof line, "%s", tr(c, "stopped with an error", "出错停止"));
+    else if (L->done && launch_us > 0)   /* the words add the launch: say it is the kernel's time */
+        snprintf(line, sizeof line, tr(c, "kernel done in %s (%s cycles)", "核函数用时 %s（%s 个周期）"),
+                 fmt_time(L->total_us, a, sizeof a), commas(cyc, b, sizeof b));
     else if (L->done)
         snprintf(line, sizeof line, tr(c, "done in %s (%s cycles)", "用时 %s（%s 个周期）"),
                  fmt_time(L->total_us, a, sizeof a), commas(cyc, b, sizeof b));
@@ -606,7 +617,16 @@ static void draw_lane(ctx_t *c, const view_lane_t *L, int x, int y, int w, int h
              "所以你看到的是真实的速度差别。", L->is_cpu ? " CPU " : " GPU ", a);
     hintf(c, px, py, lw, text_height(c->t, S(c, BODY)), en, zh);
     py += text_height(c->t, S(c, BODY)) + S(c, 2);
-    if (L->fast_forward > 1.0) {
+    if (L->done && !L->failed && launch_us > 0) {   /* the host's cost to start it, as the lessons count it */
+        char t2[32];
+        hint(c, px, py, inner, text_height(c->t, S(c, BODY)),
+             "Before a kernel runs, the host spends this long starting it (measured on a real H200: 3.2 µs). "
+             "Beside a CPU, the lessons count it in.",
+             "核函数运行之前，主机要花这么长时间启动它（真实 H200 上实测 3.2 微秒）。和 CPU 比较时，课里会把它算进去。");
+        snprintf(line, sizeof line, tr(c, "+ %s to launch it = %s in all", "+ 启动 %s = 共 %s"),
+                 fmt_time(launch_us, a, sizeof a), fmt_time(L->total_us + launch_us, t2, sizeof t2));
+        txt_fit(c, line, px, py, inner, BODY, TEXT_SANS, c->th.muted);
+    } else if (L->fast_forward >= 1.5) {   /* not "×1": shown once it reads ×2 */
         hint(c, px, py, inner, text_height(c->t, S(c, BODY)),
              "The clock now runs faster, doubling every half second: the GPU has finished and at its pace "
              "the CPU would take much longer, or the run is simply long. The times shown stay true.",
@@ -775,7 +795,13 @@ static void draw_detail(ctx_t *c, const view_lane_t *L, int x, int y, int w, int
         snprintf(line, sizeof line, tr(c, "schedulers: issue %.0f%% · wait (%s) %.0f%%", "调度器：发射 %.0f%% · %s %.0f%%"),
                  100.0 * part[STALL_COUNT] / slots, c->m->zh ? stall_zh[worst] : stall_en[worst],
                  100.0 * part[worst] / slots);
-        txt_fit(c, line, px, py, iw, BODY, TEXT_SANS, c->th.ink);
+        if (txt_w(c, line, BODY, TEXT_SANS) > iw && !c->m->zh) {   /* 1280x720 cut "wait (no warp) 5...": the legend's words */
+            static const char *const legend_en[STALL_COUNT] = { "wait: memory", "wait: result", "barrier", "unit busy",
+                                                                "no warp" };
+            snprintf(line, sizeof line, "schedulers: issue %.0f%% · %s %.0f%%", 100.0 * part[STALL_COUNT] / slots,
+                     legend_en[worst], 100.0 * part[worst] / slots);
+        }
+        txt_fit(c, line, px, py, iw, txt_w(c, line, BODY, TEXT_SANS) > iw ? SMALL : BODY, TEXT_SANS, c->th.ink);
         hint(c, px, py, iw, th + S(c, 16),
              "Every cycle each warp scheduler either issues an instruction or waits. The bar splits all "
              "scheduler cycles so far: issuing (green) or waiting, and on what.",

@@ -39,7 +39,7 @@ local function same_error(cfg, what)
   return tostring(eg)
 end
 
-local ALL_KEYS = "grid, block, cluster, max_cycles, max_instrs, max_warp_instrs, warm_caches, warm, check, show"
+local ALL_KEYS = "grid, block, cluster, max_cycles, max_instrs, max_warp_instrs, warm_caches, warm, check, show, pace"
 
 -- a misspelled key: named, with the closest key, every key and the line
 local e = same_error({ gird = 1 }, "misspelled key")
@@ -181,5 +181,22 @@ local cs = simt.cpu{ arch = "cpu-server", simd = 8, in_order = true }
 expect(cs.desc.simd_width == 8 and cs.desc.in_order == 1, "simd and in_order = true")
 ec2 = desc_error(simt.cpu, { simd = "wide" })
 expect(ec2:find("CPU field 'simd_width' expects an integer, got string", 1, true), ec2)
+
+-- show = false (paint nothing) and pace (slower on the stage) are stage options: the
+-- result is the same; a bad pace or show is an error on both devices
+for _, dev in ipairs(devices) do
+  local A, B, C = operands(dev)
+  local ok, r = pcall(launch, dev, k, { grid = { 1, 1 }, block = { 16, 16 }, show = false, pace = 0.5 }, A, B, C, n)
+  expect(ok and r.cycles > 0, "show = false, pace = 0.5 accepted: " .. tostring(r))
+  expect(C:allclose(simt.ref.matmul(A, B), 1e-4, 1e-4), "show = false, pace = 0.5: the same product")
+end
+for _, bad in ipairs{ 0, -1, "slow" } do
+  e = same_error({ pace = bad }, "pace = " .. tostring(bad))
+  expect(e:find("launch: pace must be a number > 0 (simulated µs per second on the stage)", 1, true),
+         "pace = " .. tostring(bad) .. ": " .. e)
+end
+e = same_error({ show = 3 }, "show = 3")
+expect(e:find("launch: show must be a device tensor of f32 values (the output to paint) or false (paint none)", 1, true),
+       "show = 3: " .. e)
 
 T.done("launch option")
