@@ -14,6 +14,7 @@
 #include <SDL_image.h>
 
 #include "arch.h"
+#include "rates.h"
 #include "recorder.h"
 #include "roofline.h"
 #include "stage_view.h"
@@ -248,7 +249,7 @@ static double recent_gbs(const slane_t *l, int lv, uint64_t upto)
         bytes += f->bytes[lv];
         cycles += (double)f->interval;
     }
-    return cycles > 0 ? bytes / cycles * l->clock_mhz / 1e3 : 0.0;   /* bytes/cycle x cycles/us -> GB/s */
+    return cycles > 0 ? rate_giga_in_cycles(bytes, cycles, l->clock_mhz) : 0.0;
 }
 
 static void fill_model(stage_t *s)
@@ -503,13 +504,12 @@ static void capture(slane_t *l)
             }
         }
     }
-    /* FLOP per cycle x cycles per microsecond / 1e3 = GFLOP/s */
     /* averaged over the last BW_FRAMES frames, like the bandwidth bars */
     uint64_t last = rec_total(l->rec) - 1, first = last >= BW_FRAMES ? last - BW_FRAMES : 0;
     const rec_frame_t *f0 = rec_frame(l->rec, first);
     double gflops = l->nhist ? l->hist[l->nhist - 1] : 0.0;
     if (f0 && f->cycle > f0->cycle)
-        gflops = (double)(f->flops - f0->flops) / (double)(f->cycle - f0->cycle) * l->clock_mhz / 1e3;
+        gflops = rate_giga_in_cycles((double)(f->flops - f0->flops), (double)(f->cycle - f0->cycle), l->clock_mhz);
     if (l->nhist == VIEW_HISTORY) {
         memmove(l->hist, l->hist + 1, (VIEW_HISTORY - 1) * sizeof l->hist[0]);
         l->nhist--;

@@ -25,10 +25,12 @@ static inline double rate_ratio(double a, double b) { return b > 0 ? a / b : 0.0
 /* count per second of `secs`, scaled by 1/unit (1e9: giga, 1e12: tera). */
 static inline double rate_per_s(double count, double secs, double unit) { return rate_ratio(count, secs) / unit; }
 
-/* GB/s of `bytes` moved in `cycles` cycles at clock_mhz (cycles > 0). */
-static inline double rate_gbs_in_cycles(uint64_t bytes, uint64_t cycles, double clock_mhz)
+/* Giga per second of `count` (bytes: GB/s; FLOP: GFLOP/s) done in
+ * `cycles` cycles at clock_mhz (cycles > 0): count per cycle x cycles per
+ * microsecond / 1e3. */
+static inline double rate_giga_in_cycles(double count, double cycles, double clock_mhz)
 {
-    return (double)bytes / (double)cycles * clock_mhz / 1e3;
+    return count / cycles * clock_mhz / 1e3;
 }
 
 /* Occupancy: warps resident on an SM against the warps it can hold. */

@@ -115,7 +115,7 @@ static void sample(trace_t *t, const gpu_run_t *run, uint64_t cycle)
     counter(t, "warps waiting on results", ts, count[WS_DEPENDENCY] + count[WS_PIPE]);
     counter(t, "warps at a barrier", ts, count[WS_BARRIER]);
     counter(t, "IPC (warp instructions per cycle)", ts, rate_ratio((double)(st->warp_instrs - t->last_instrs), (double)dc));
-    counter(t, "DRAM GB/s", ts, rate_gbs_in_cycles(st->dram_bytes - t->last_dram, dc, t->clock_mhz));
+    counter(t, "DRAM GB/s", ts, rate_giga_in_cycles((double)(st->dram_bytes - t->last_dram), (double)dc, t->clock_mhz));
     counter(t, "memory requests in flight", ts, inflight);
     t->last_cycle = cycle;
     t->last_instrs = st->warp_instrs;

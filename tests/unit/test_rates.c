@@ -98,7 +98,7 @@ static void test_helpers(void **state)
     assert_true(rate_ratio(1, 0) == 0.0 && rate_ratio(1, -1) == 0.0 && rate_ratio(3, 4) == 0.75);
     assert_true(rate_per_s(5e9, 2.0, 1e9) == 2.5);
     /* 1000 bytes in 500 cycles at 2000 MHz: 2 bytes/cycle x 2e9 cycles/s = 4 GB/s */
-    assert_true(rate_gbs_in_cycles(1000, 500, 2000.0) == 4.0);
+    assert_true(rate_giga_in_cycles(1000, 500, 2000.0) == 4.0);
     /* 48 warps of 64 (2048 threads per SM) */
     assert_true(rate_occupancy(48, 2048) == 0.75);
 }
