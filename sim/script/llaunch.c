@@ -192,12 +192,12 @@ void llaunch_lane_output(lua_State *L, int cfg, int first_arg, int nargs, lstage
         lane->pace_us = lua_tonumber(L, -1);
     }
     lua_pop(L, 1);
-    if (lua_getfield(L, cfg, "show") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    int shown = lua_getfield(L, cfg, "show");   /* read once: an __index may answer differently */
+    if (shown == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
         lua_pop(L, 1);   /* show = false: the output means nothing as a picture */
         return;
     }
-    lua_pop(L, 1);
-    if (lua_getfield(L, cfg, "show") != LUA_TNIL) {
+    if (shown != LUA_TNIL) {
         t = tensor_test(L, -1);
         if (!t || !t->gpu || t->dt->bytes != 4 || !t->dt->is_float)
             lutil_error(L, "launch: show must be a device tensor of f32 values (the output to paint) or false (paint none)");
