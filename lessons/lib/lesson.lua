@@ -242,8 +242,8 @@ function lesson.knobs_line(meta, given)
       en[#en + 1] = string.format("%s (%s)", k.name, range_text(k, "en"))
       zh[#zh + 1] = string.format("%s（%s）", k.name, range_text(k, "zh"))
     else
-      en[#en + 1] = string.format("%s = %s (%s)", k.name, value_text(v, "en"), range_text(k, "en"))
-      zh[#zh + 1] = string.format("%s = %s（%s）", k.name, value_text(v, "zh"), range_text(k, "zh"))
+      en[#en + 1] = string.format("%s = %s (%s)", k.name, tostring(v), range_text(k, "en"))
+      zh[#zh + 1] = string.format("%s = %s（%s）", k.name, tostring(v), range_text(k, "zh"))
     end
   end
   local k1 = meta.knobs[1]
