@@ -164,7 +164,11 @@ return {
           users, need_tps, users),
       }
       local ans = L.knob("answer")
-      if ans ~= "" then
+      local known = ans == "" or pcall(simt.gpu, { arch = ans })
+      if not known then   -- a typo: say so, not "not quite"
+        L.answered(false, nil, { en = string.format("'%s' is not a preset name: `simtlab presets` lists them.", ans),
+                                 zh = string.format("“%s”不是预设名：`simtlab presets` 列出了所有预设。", ans) })
+      elseif ans ~= "" then
         L.answered(ans == best, { en = string.format("Right: the %s, $%.2f per hour.", best, best_price),
                                   zh = string.format("对：%s，每小时 %.2f 美元。", best, best_price) },
                    { en = "Not quite: check that it fits, that bandwidth / weight bytes reaches the target, then compare prices.",
